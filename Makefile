@@ -1,0 +1,48 @@
+# Two commands: `make run` (set up everything and run the app with its worker) and
+# `make test` (set up and run the whole suite). Only Python 3.11+ is needed beforehand.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup migrate demo lint format contract clean bench
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+migrate: setup
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py demo
+
+run: demo
+	@echo "Starting web (http://127.0.0.1:8000), Celery worker and beat. Ctrl-C stops all."
+	$(VENV)/bin/honcho start -f Procfile
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: setup
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+contract: setup
+	$(PYTHON) ../shared/tools/api_contract_check.py
+
+bench: setup
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) var

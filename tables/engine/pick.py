@@ -1,0 +1,36 @@
+"""Choosing a table without loading every table's seats (RULES 1.3 at scale).
+
+Pure Python. ``late_seat`` draws uniformly over the open seats of the tables with the fewest
+players. Picking one of those tables with probability proportional to its open seats, then a
+uniform open seat at it, is the same distribution — and needs only per-table counts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+
+def pick_table(
+    counts: Mapping[int, int], capacity: Mapping[int, int], rng: random.Random
+) -> int | None:
+    """The table a late entry draws into (RULES 1.3), or None when every seat is taken."""
+    fewest: int | None = None
+    pool: list[tuple[int, int]] = []
+    for number in sorted(capacity):
+        players = counts.get(number, 0)
+        room = capacity[number] - players
+        if room <= 0:
+            continue
+        if fewest is None or players < fewest:
+            fewest, pool = players, [(number, room)]
+        elif players == fewest:
+            pool.append((number, room))
+    if not pool:
+        return None
+    pick = rng.randrange(sum(room for _, room in pool))
+    for number, room in pool:
+        if pick < room:
+            return number
+        pick -= room
+    raise AssertionError("unreachable")  # pragma: no cover

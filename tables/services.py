@@ -1,0 +1,335 @@
+"""Writes to tables and seats. Called inside a tournament service's transaction (the
+tournament row already locked) or as services of their own (the ``table_*`` functions)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Max
+
+from tables.engine import balancing, seat_draw
+from tables.engine import model as em
+from tables.engine.blinds import released_by_button_move
+from tables.engine.pick import pick_table
+from tables.models import Move, Seat, Table
+from tourney.engine.errors import DomainError
+from tourney.models import Entry, Event, Tournament
+from tourney.services import lock_tournament, next_rng, record_event
+
+MSG_NO_TABLE = "No such table."
+MSG_TABLE_BROKEN = "This table is broken."
+MSG_BAD_SEAT = "That seat does not exist at this table."
+MSG_NO_SEAT = "Every seat is taken and opening tables is not allowed: added to the alternates."
+MSG_DRAW_STARTED = "Seats are drawn at the start only once."
+MSG_NOBODY_TO_DRAW = "Nobody is waiting for a seat."
+
+
+# ---------------------------------------------------------------- reading rows as engine data
+
+
+def _open_tables(t: Tournament) -> list[Table]:
+    return list(Table.objects.filter(tournament=t, status=Table.Status.OPEN).order_by("number"))
+
+
+def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:
+    occupants, waiting = {}, set()
+    for number, entry_id, waits in seats:
+        occupants[number] = entry_id
+        if waits:
+            waiting.add(entry_id)
+    return em.Table(
+        number=row.number,
+        seats=row.seats,
+        occupants=occupants,
+        waiting=frozenset(waiting),
+        unavailable=frozenset(row.unavailable_seats or ()),
+        button_seat=row.button_seat,
+    )
+
+
+def _load(rows: Sequence[Table]) -> dict[int, em.Table]:
+    by_id = {r.pk: r for r in rows}
+    seats: dict[int, list[tuple[int, int, bool]]] = {r.pk: [] for r in rows}
+    for table_id, number, entry_id, waits in Seat.objects.filter(table_id__in=by_id).values_list(
+        "table_id", "number", "entry_id", "waits_for_button"
+    ):
+        seats[table_id].append((number, entry_id, waits))
+    return {r.number: _engine_table(r, seats[r.pk]) for r in rows}
+
+
+def _counts(t: Tournament) -> dict[int, int]:
+    return dict(
+        Seat.objects.filter(tournament=t, table__status=Table.Status.OPEN)
+        .values_list("table__number")
+        .annotate(n=Count("id"))
+        .values_list("table__number", "n")
+    )
+
+
+def _break_order(rows: Sequence[Table]) -> list[int]:
+    # RULES 3.5: lower rank breaks sooner; the default rank (-number) breaks the highest first.
+    return [r.number for r in sorted(rows, key=lambda r: (r.break_rank, -r.number))]
+
+
+def seats_of(t: Tournament, entry_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+    return {
+        e: (tn, s)
+        for e, tn, s in Seat.objects.filter(tournament=t, entry_id__in=entry_ids).values_list(
+            "entry_id", "table__number", "number"
+        )
+    }
+
+
+# ---------------------------------------------------------------- applying engine results
+
+
+def _move_dict(m: Move) -> dict[str, Any]:
+    return {
+        "id": m.pk,
+        "entry": m.entry_id,
+        "from": None if m.from_table is None else {"table": m.from_table, "seat": m.from_seat},
+        "to": {"table": m.to_table, "seat": m.to_seat},
+        "reason": m.reason,
+        "waits_for_button": m.waits_for_button,
+    }
+
+
+def apply_moves(
+    t: Tournament, moves: Sequence[em.Move], *, event: Event | None
+) -> list[dict[str, Any]]:
+    """Write a batch of moves: the movers leave their seats first, so a batch may swap seats
+    (a redraw) without ever holding two entries in one seat."""
+    if not moves:
+        return []
+    numbers = {m.to_table for m in moves}
+    table_ids = dict(
+        Table.objects.filter(tournament=t, number__in=numbers).values_list("number", "id")
+    )
+    final = {m.entry: m for m in moves}  # a player may move twice: a break, then a redraw
+    Seat.objects.filter(entry_id__in=list(final)).delete()
+    Seat.objects.bulk_create(
+        Seat(
+            tournament=t,
+            table_id=table_ids[m.to_table],
+            number=m.to_seat,
+            entry_id=m.entry,
+            waits_for_button=m.waits_for_button,
+        )
+        for m in final.values()
+    )
+    rows = Move.objects.bulk_create(
+        Move(
+            tournament=t,
+            entry_id=m.entry,
+            event=event,
+            from_table=m.from_table,
+            from_seat=m.from_seat,
+            to_table=m.to_table,
+            to_seat=m.to_seat,
+            reason=m.reason,
+            waits_for_button=m.waits_for_button,
+        )
+        for m in moves
+    )
+    if any(r.pk is None for r in rows):  # backends without RETURNING ids on bulk insert
+        rows = list(Move.objects.filter(event=event).order_by("id"))[-len(moves) :]
+    seated = [m.entry for m in moves]
+    Entry.objects.filter(pk__in=seated).exclude(status=Entry.Status.SEATED).update(
+        status=Entry.Status.SEATED
+    )
+    return [_move_dict(r) for r in rows]
+
+
+def unseat(t: Tournament, entry_ids: Sequence[int]) -> None:
+    Seat.objects.filter(tournament=t, entry_id__in=entry_ids).delete()
+
+
+def tables_open(t: Tournament, *, count: int = 1) -> list[Table]:
+    """Open ``count`` new tables numbered after the highest so far."""
+    top = Table.objects.filter(tournament=t).aggregate(m=Max("number"))["m"] or 0
+    rows = Table.objects.bulk_create(
+        Table(tournament=t, number=n, seats=t.seats_per_table, break_rank=-n)
+        for n in range(top + 1, top + 1 + count)
+    )
+    open_now = Table.objects.filter(tournament=t, status=Table.Status.OPEN).count()
+    if open_now > t.started_tables:
+        t.started_tables = open_now
+        Tournament.objects.filter(pk=t.pk).update(started_tables=open_now)
+    return rows
+
+
+def _maybe_draw_button(t: Tournament, table: em.Table) -> int | None:
+    """RULES 2.1: a table's button is drawn by high card when play starts at it."""
+    if not t.clock_started or table.button_seat is not None or table.players < 2:
+        return None
+    rng, _ = next_rng(t)
+    seat = seat_draw.draw_button(table, rng)
+    Table.objects.filter(tournament=t, number=table.number).update(button_seat=seat)
+    return seat
+
+
+def seat_entry(
+    t: Tournament, entry: Entry, *, event: Event | None, may_open: bool | None = None
+) -> dict[str, Any] | None:
+    """RULES 1.3: a random open seat at one of the tables with the fewest players. When every
+    seat is taken, open a table if the director allows it, else the entry is an alternate."""
+    rows = _open_tables(t)
+    capacity = {r.number: r.seats - len(r.unavailable_seats or ()) for r in rows}
+    counts = _counts(t)
+    rng, seed = next_rng(t)
+    number = pick_table(counts, capacity, rng)
+    if number is None:
+        if not (t.auto_open_tables if may_open is None else may_open):
+            Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ALTERNATE)
+            entry.status = Entry.Status.ALTERNATE
+            return None
+        new = tables_open(t, count=1)[0]
+        rows.append(new)
+        number = new.number
+    row = next(r for r in rows if r.number == number)
+    table = _load([row])[number]
+    move = seat_draw.late_seat(entry.pk, [table], rng)
+    written = apply_moves(t, [move], event=event)
+    entry.status = Entry.Status.SEATED
+    _maybe_draw_button(t, table.with_player(move.to_seat, entry.pk, waits=move.waits_for_button))
+    return written[0]
+
+
+def seat_alternates(t: Tournament, *, event: Event | None) -> list[dict[str, Any]]:
+    """Alternates take the open seats in the order they registered, each by the RULES 1.3
+    draw; no table is opened for them."""
+    seated = []
+    for entry in Entry.objects.filter(tournament=t, status=Entry.Status.ALTERNATE).order_by(
+        "number"
+    ):
+        move = seat_entry(t, entry, event=event, may_open=False)
+        if move is None:
+            break
+        seated.append(move)
+    return seated
+
+
+def _settings(t: Tournament) -> em.SeatingSettings:
+    return em.SeatingSettings(
+        tolerance=t.balance_tolerance,
+        redraw_at_three=t.redraw_at_three,
+        redraw_at_two=t.redraw_at_two,
+        redraw_at_one=t.redraw_at_one,
+        started_tables=t.started_tables,
+    )
+
+
+def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
+    """RULES 3.4–3.7 then 3.2–3.3 after players left: breaks, redraws, balancing moves."""
+    rows = _open_tables(t)
+    if not rows:
+        return {"moves": [], "seed": None}
+    by_number = {r.number: r for r in rows}
+    counts = _counts(t)
+    counts = {r.number: counts.get(r.number, 0) for r in rows}
+    capacity = {r.number: r.seats - len(r.unavailable_seats or ()) for r in rows}
+    rng, seed = next_rng(t)
+
+    def load(number: int) -> em.Table:
+        return _load([by_number[number]])[number]
+
+    result = balancing.rebalance(
+        counts=counts,
+        capacity=capacity,
+        break_order=_break_order(rows),
+        load=load,
+        settings=_settings(t),
+        rng=rng,
+    )
+    if result.broken:
+        Table.objects.filter(tournament=t, number__in=result.broken).update(
+            status=Table.Status.BROKEN, button_seat=None
+        )
+    for number, seat in result.buttons.items():
+        Table.objects.filter(tournament=t, number=number).update(button_seat=seat)
+    written = apply_moves(t, result.moves, event=event)
+    return {
+        "moves": written,
+        "seed": seed,
+        "broken": list(result.broken),
+        "redraw": result.redraw,
+    }
+
+
+def buttons_draw_at_start(t: Tournament, *, actor=None) -> dict[int, int]:
+    """RULES 2.1: at the start every table with players draws its button by high card."""
+    rows = [r for r in _open_tables(t) if r.button_seat is None]
+    if not rows:
+        return {}
+    tables = _load(rows)
+    rng, seed = next_rng(t)
+    drawn = {}
+    for number, table in sorted(tables.items()):
+        if table.players >= 2:
+            drawn[number] = seat_draw.draw_button(table, rng)
+            Table.objects.filter(tournament=t, number=number).update(button_seat=drawn[number])
+    if drawn:
+        record_event(t, "buttons_drawn", {"buttons": drawn, "seed": seed}, actor)
+    return drawn
+
+
+# ---------------------------------------------------------------- services of their own
+
+
+def _table(t: Tournament, number: int) -> Table:
+    row = Table.objects.filter(tournament=t, number=number).first()
+    if row is None:
+        raise DomainError("table_not_found", MSG_NO_TABLE, status=404, fields={"table": number})
+    return row
+
+
+def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=None) -> Table:
+    """RULES 2.1: the button is at ``seat`` for the table's next hand; players whose wait
+    the button passed are dealt in (RULES 1.3)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        row = _table(t, table_number)
+        if row.status != Table.Status.OPEN:
+            raise DomainError("table_broken", MSG_TABLE_BROKEN, status=409)
+        if not 1 <= seat <= row.seats:
+            raise DomainError("bad_seat", MSG_BAD_SEAT, fields={"seat": MSG_BAD_SEAT})
+        table = _load([row])[row.number]
+        released = released_by_button_move(table, seat) if row.button_seat is not None else ()
+        if released:
+            Seat.objects.filter(entry_id__in=released).update(waits_for_button=False)
+        before = row.button_seat
+        row.button_seat = seat
+        row.save(update_fields=["button_seat"])
+        record_event(
+            t,
+            "button_set",
+            {"table": table_number, "before": before, "after": seat, "released": sorted(released)},
+            actor,
+        )
+    return row
+
+
+def seating_draw_all(*, tournament_id: int, actor=None) -> list[dict[str, Any]]:
+    """Home games: everyone registers, then all seats are drawn at once (RULES 1.1–1.2)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if Seat.objects.filter(tournament=t).exists():
+            raise DomainError("already_drawn", MSG_DRAW_STARTED, status=409)
+        entries = list(
+            Entry.objects.filter(tournament=t, status=Entry.Status.REGISTERED)
+            .order_by("number")
+            .values_list("pk", flat=True)
+        )
+        if not entries:
+            raise DomainError("nobody_to_draw", MSG_NOBODY_TO_DRAW, status=409)
+        rows = _open_tables(t)
+        need = seat_draw.tables_needed(len(entries), t.seats_per_table)
+        if need > len(rows):
+            rows += tables_open(t, count=need - len(rows))
+        tables = _load(rows)
+        rng, seed = next_rng(t)
+        moves = seat_draw.draw(entries, [tables[r.number] for r in rows], rng)
+        event = record_event(t, "seats_drawn", {"entries": len(entries), "seed": seed}, actor)
+        return apply_moves(t, moves, event=event)

@@ -1,0 +1,212 @@
+"""Issue 2: settings, the demo command, the seat constraint, API auth and error shape, and the
+purity of the engines."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import IntegrityError, transaction
+
+from tables.models import Seat, Table
+from tourney.models import Entry, Event, Player, Tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run_python(code: str, **env) -> subprocess.CompletedProcess:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    full_env.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_production_refuses_to_start_without_a_secret_key(tmp_path):
+    r = _run_python("import tourney.settings", DJANGO_DEBUG="0", TOURNEY_VAR_DIR=str(tmp_path))
+    assert r.returncode != 0
+    assert "DJANGO_SECRET_KEY is required when DJANGO_DEBUG=0" in r.stderr
+
+
+def test_production_starts_with_a_secret_key(tmp_path):
+    r = _run_python(
+        "import tourney.settings as s; print(s.DEBUG, s.SESSION_COOKIE_SECURE)",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="k" * 50,
+        TOURNEY_VAR_DIR=str(tmp_path),
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "False True"
+
+
+def test_a_bad_boolean_setting_is_refused(tmp_path):
+    r = _run_python("import tourney.settings", DJANGO_DEBUG="maybe", TOURNEY_VAR_DIR=str(tmp_path))
+    assert r.returncode != 0
+    assert "DJANGO_DEBUG='maybe' is not a boolean" in r.stderr
+
+
+def test_development_generates_a_secret_key_once(tmp_path):
+    code = "import tourney.settings as s; print(s.SECRET_KEY)"
+    first = _run_python(code, TOURNEY_VAR_DIR=str(tmp_path))
+    second = _run_python(code, TOURNEY_VAR_DIR=str(tmp_path))
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout and len(first.stdout.strip()) >= 50
+    assert (tmp_path / "secret_key").exists()
+
+
+def test_engines_import_no_django_module():
+    code = (
+        "import sys, importlib, pkgutil, tourney.engine, tables.engine\n"
+        "for pkg in (tourney.engine, tables.engine):\n"
+        "    for m in pkgutil.iter_modules(pkg.__path__):\n"
+        "        importlib.import_module(pkg.__name__ + '.' + m.name)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'celery', 'kombu'))\n"
+        "prefixes = ('tourney.engine.', 'tables.engine.')\n"
+        "mods = sorted(m for m in sys.modules if m.startswith(prefixes))\n"
+        "print(len(mods)); print(bad)\n"
+    )
+    r = _run_python(code)
+    assert r.returncode == 0, r.stderr
+    count, bad = r.stdout.strip().splitlines()
+    assert int(count) >= 10  # every engine module was really imported
+    assert bad == "[]"
+
+
+@pytest.mark.django_db
+def test_demo_command_is_idempotent(capsys):
+    call_command("demo")
+    first = capsys.readouterr().out
+    call_command("demo")
+    second = capsys.readouterr().out
+    assert "Created the demo tournament (23 players seated)." in first
+    assert "already there" in second
+    t = Tournament.objects.get(slug="demo-friday-100")
+    assert Tournament.objects.filter(slug="demo-friday-100").count() == 1
+    assert Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count() == 23
+    assert Seat.objects.filter(tournament=t).count() == 23
+    assert Table.objects.filter(tournament=t).count() == 3
+    sizes = sorted(Seat.objects.filter(tournament=t, table__number=n).count() for n in (1, 2, 3))
+    assert sizes == [7, 8, 8]  # RULES 1.2: even fill
+    assert not t.clock_started
+    assert t.levels.count() > 10 and t.chips.count() == 6
+    # the login printed is the one that works
+    password = [ln for ln in first.splitlines() if "Director login" in ln][0].split(" / ")[1]
+    from django.contrib.auth import authenticate
+
+    assert authenticate(username="director", password=password) is not None
+
+
+@pytest.mark.django_db
+def test_database_refuses_a_second_entry_in_a_seat(seated_tournament):
+    seat = Seat.objects.filter(tournament=seated_tournament).first()
+    intruder = Entry.objects.create(
+        tournament=seated_tournament, player=Player.objects.create(name="Intruder"), number=999
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.create(
+            tournament=seated_tournament, table=seat.table, number=seat.number, entry=intruder
+        )
+    assert Seat.objects.filter(table=seat.table, number=seat.number).count() == 1
+
+
+@pytest.mark.django_db
+def test_database_refuses_an_entry_in_two_seats(seated_tournament):
+    seat = Seat.objects.filter(tournament=seated_tournament).first()
+    empty = next(
+        n for n in range(1, 10) if not Seat.objects.filter(table=seat.table, number=n).exists()
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.create(
+            tournament=seated_tournament, table=seat.table, number=empty, entry=seat.entry
+        )
+    assert Seat.objects.filter(entry=seat.entry).count() == 1
+
+
+@pytest.mark.django_db
+def test_api_without_credentials_is_401_with_the_error_shape(anon_api):
+    r = anon_api.post("/api/v1/floor/icm", {"stacks": [1, 1], "payouts": [1]})
+    assert r.status_code == 401
+    assert r.json()["error"]["code"] == "unauthorized"
+    assert set(r.json()["error"]) == {"code", "message", "fields"}
+
+
+@pytest.mark.django_db
+def test_api_with_a_wrong_token_is_401():
+    from tests.conftest import ApiClient
+
+    r = ApiClient("tny_not-a-real-token").get("/api/v1/tournaments/1")
+    assert r.status_code == 401
+    assert r.json()["error"]["code"] == "unauthorized"
+
+
+@pytest.mark.django_db
+def test_api_token_command_prints_a_working_token_on_its_last_line(director, capsys):
+    call_command("api_token", "td")
+    token = capsys.readouterr().out.strip().splitlines()[-1]
+    from tests.conftest import ApiClient
+
+    r = ApiClient(token).post("/api/v1/floor/icm", {"stacks": [5000, 5000], "payouts": [700, 300]})
+    assert r.status_code == 200
+    assert r.json()["equities"] == pytest.approx([500.0, 500.0])
+    from tourney.models import ApiToken
+
+    stored = ApiToken.objects.get(user=director)
+    assert stored.key_hash != token and token not in stored.key_hash  # stored hashed
+
+
+@pytest.mark.django_db
+def test_api_bad_input_is_400_with_fields_and_changes_nothing(director_api):
+    before = Tournament.objects.count(), Event.objects.count()
+    r = director_api.post("/api/v1/tournaments", {"name": "X", "starting_stack": "5O0"})
+    assert r.status_code == 400
+    body = r.json()["error"]
+    assert body["code"] == "bad_input" and "starting_stack" in body["fields"]
+    assert (Tournament.objects.count(), Event.objects.count()) == before
+
+
+@pytest.mark.django_db
+def test_api_desk_clerk_cannot_start_the_clock(desk_api, tournament):
+    r = desk_api.post(f"/api/v1/tournaments/{tournament.pk}/clock", {"action": "start"})
+    assert r.status_code == 403
+    assert r.json()["error"]["code"] == "forbidden"
+    tournament.refresh_from_db()
+    assert not tournament.clock_started
+
+
+@pytest.mark.django_db
+def test_openapi_document_lists_the_contract_paths(client):
+    r = client.get("/api/v1/openapi.json")
+    assert r.status_code == 200
+    paths = r.json()["paths"]
+    for p in (
+        "/api/v1/floor/settle",
+        "/api/v1/floor/chip-race",
+        "/api/v1/floor/icm",
+        "/api/v1/tournaments",
+        "/api/v1/tournaments/{tid}/entries",
+        "/api/v1/tournaments/{tid}/seating",
+        "/api/v1/tournaments/{tid}/eliminations",
+        "/api/v1/tournaments/{tid}/clock",
+        "/api/v1/tournaments/{tid}/results",
+        "/api/v1/tournaments/{tid}/tables/{number}/button",
+    ):
+        assert p in paths
+
+
+@pytest.mark.django_db
+def test_login_page_and_screens_need_login(client, director, tournament):
+    assert client.get("/login/").status_code == 200
+    r = client.get(f"/td/{tournament.pk}/")
+    assert r.status_code == 302 and r["Location"].startswith("/login/")
+    client.force_login(director)
+    r = client.get(f"/td/{tournament.pk}/")
+    assert r.status_code == 200 and b"Friday 50" in r.content

@@ -1,0 +1,424 @@
+"""JSON API v1 (../shared/API.md is the contract). Thin: authenticate, validate the schema,
+call one service or engine, shape the answer. The OpenAPI document is /api/v1/openapi.json."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Field, NinjaAPI, Schema
+from ninja.errors import AuthenticationError, HttpError
+from ninja.errors import ValidationError as NinjaValidationError
+from ninja.security import HttpBearer
+from ninja.security import SessionAuth as SessionAuthBase
+
+from tables import services as table_services
+from tourney import selectors, services
+from tourney.engine import chip_race, icm, pots
+from tourney.engine.errors import DomainError
+from tourney.models import Tournament
+from tourney.roles import is_desk, is_director
+from tourney.tokens import token_user
+
+MAX_CHIPS = 10**12
+MAX_MONEY = 10**13
+
+MSG_FORBIDDEN = "Your role does not allow this."
+MSG_UNAUTHORIZED = "Log in or send a valid API token (Authorization: Bearer <token>)."
+
+
+class BearerAuth(HttpBearer):
+    def authenticate(self, request: HttpRequest, token: str):
+        user = token_user(token)
+        if user is not None:
+            request.user = user
+        return user
+
+
+class SessionAuth(SessionAuthBase):
+    """The screens' session. CSRF is checked only for a logged-in user, so a request with
+    no credentials at all gets 401, not a CSRF 403."""
+
+    def _get_key(self, request: HttpRequest):
+        if not request.user.is_authenticated:
+            return None
+        return super()._get_key(request)
+
+
+api = NinjaAPI(
+    title="Tourney API",
+    version="1",
+    description="Poker tournament director: see API.md for the contract.",
+    auth=[BearerAuth(), SessionAuth()],
+    urls_namespace="api-v1",
+)
+
+
+def _error(request, status: int, code: str, message: str, fields: dict | None = None):
+    return api.create_response(
+        request,
+        {"error": {"code": code, "message": message, "fields": fields or {}}},
+        status=status,
+    )
+
+
+@api.exception_handler(DomainError)
+def _domain_error(request, exc: DomainError):
+    return _error(request, exc.status, exc.code, exc.message, exc.fields)
+
+
+@api.exception_handler(AuthenticationError)
+def _auth_error(request, exc):
+    return _error(request, 401, "unauthorized", MSG_UNAUTHORIZED)
+
+
+@api.exception_handler(NinjaValidationError)
+def _validation_error(request, exc: NinjaValidationError):
+    fields: dict[str, str] = {}
+    for err in exc.errors:
+        loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "payload")]
+        fields[".".join(loc) or "body"] = err.get("msg", "invalid")
+    return _error(request, 400, "bad_input", "The request is not valid.", fields)
+
+
+@api.exception_handler(Http404)
+def _not_found(request, exc):
+    return _error(request, 404, "not_found", "Not found.")
+
+
+@api.exception_handler(HttpError)
+def _http_error(request, exc: HttpError):
+    code = "csrf_failed" if exc.status_code == 403 else "http_error"
+    return _error(request, exc.status_code, code, str(exc))
+
+
+def _need_director(request) -> None:
+    if not is_director(request.user):
+        raise DomainError("forbidden", MSG_FORBIDDEN, status=403)
+
+
+def _need_desk(request) -> None:
+    if not is_desk(request.user):
+        raise DomainError("forbidden", MSG_FORBIDDEN, status=403)
+
+
+def _tournament(tid: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=tid)
+
+
+# ---------------------------------------------------------------- floor tools (stateless)
+
+
+class SettlePlayer(Schema):
+    seat: int = Field(ge=1, le=100)
+    committed: int = Field(ge=0, le=MAX_CHIPS)
+    folded: bool = False
+    cards: str | None = Field(default=None, max_length=4)
+    rank: int | None = Field(default=None, ge=1, le=100)
+
+
+class SettleIn(Schema):
+    button_seat: int = Field(ge=1, le=100)
+    chip_unit: int = Field(default=1, ge=1, le=MAX_CHIPS)
+    board: str | None = Field(default=None, max_length=10)
+    players: list[SettlePlayer] = Field(min_length=1, max_length=23)
+
+
+@api.post("/floor/settle", tags=["floor"], summary="Pots and payouts of one hand (RULES 6)")
+def floor_settle(request, payload: SettleIn):
+    result = pots.settle(
+        players=[
+            pots.HandPlayer(
+                seat=p.seat, committed=p.committed, folded=p.folded, cards=p.cards, rank=p.rank
+            )
+            for p in payload.players
+        ],
+        button_seat=payload.button_seat,
+        chip_unit=payload.chip_unit,
+        board=payload.board,
+    )
+    body: dict[str, Any] = {
+        "returned": {str(k): v for k, v in result.returned.items()},
+        "pots": [
+            {
+                "amount": p.amount,
+                "eligible": list(p.eligible),
+                "winners": list(p.winners),
+                "shares": {str(k): v for k, v in p.shares.items()},
+            }
+            for p in result.pots
+        ],
+        "payouts": {str(k): v for k, v in result.payouts.items()},
+    }
+    if result.hands:
+        body["hands"] = {
+            str(k): {"category": h.category, "best_five": list(h.best_five)}
+            for k, h in result.hands.items()
+        }
+    return body
+
+
+class RacePlayerIn(Schema):
+    seat: int = Field(ge=1, le=100)
+    chips: dict[str, int]
+
+
+class ChipRaceIn(Schema):
+    denominations: list[int] = Field(min_length=2, max_length=20)
+    remove: int = Field(ge=1)
+    threshold: Literal["half_or_more", "more_than_half"] = "half_or_more"
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    cards: dict[str, list[str]] | None = None
+    players: list[RacePlayerIn] = Field(min_length=1, max_length=23)
+
+
+def _int_key(key: str, where: str) -> int:
+    try:
+        return int(key)
+    except (TypeError, ValueError):
+        raise DomainError(
+            "bad_input", f"{where}: {key!r} is not a number.", fields={where: key}
+        ) from None
+
+
+@api.post("/floor/chip-race", tags=["floor"], summary="Color-up with the odd-chip race (RULES 5)")
+def floor_chip_race(request, payload: ChipRaceIn):
+    players = []
+    for p in payload.players:
+        chips = {}
+        for k, v in p.chips.items():
+            if not 0 <= v <= 10**6:
+                raise DomainError(
+                    "bad_input",
+                    "Chip counts are between 0 and 1,000,000.",
+                    fields={f"players.{p.seat}.chips.{k}": v},
+                )
+            chips[_int_key(k, "chips")] = v
+        players.append(chip_race.RacePlayer(seat=p.seat, chips=chips))
+    cards = None
+    if payload.cards is not None:
+        cards = {_int_key(k, "cards"): tuple(v) for k, v in payload.cards.items()}
+    rng = None
+    if cards is None:
+        rng = random.Random(
+            payload.seed if payload.seed is not None else random.SystemRandom().getrandbits(62)
+        )
+    result = chip_race.color_up(
+        denominations=payload.denominations,
+        remove=payload.remove,
+        players=players,
+        threshold=payload.threshold,
+        rng=rng,
+        cards=cards,
+    )
+    return race_dict(result)
+
+
+def race_dict(result: chip_race.RaceResult) -> dict[str, Any]:
+    return {
+        "remove": result.remove,
+        "unit": result.unit,
+        "awarded": result.awarded,
+        "value_removed": result.value_removed,
+        "value_added": result.value_added,
+        "players": [
+            {
+                "seat": o.seat,
+                "odd_chips": o.odd_chips,
+                "cards": list(o.cards),
+                "won": o.won,
+                "protected": o.protected,
+                "chips": {str(k): v for k, v in sorted(o.chips.items())},
+            }
+            for o in result.players
+        ],
+    }
+
+
+class IcmIn(Schema):
+    stacks: list[int] = Field(min_length=1, max_length=14)
+    payouts: list[float] = Field(min_length=1, max_length=100)
+
+
+@api.post("/floor/icm", tags=["floor"], summary="ICM deal equities (RULES 8.3)")
+def floor_icm(request, payload: IcmIn):
+    if any(p < 0 or p > MAX_MONEY for p in payload.payouts):
+        raise DomainError(
+            "bad_input", "Payouts are between 0 and 10^13.", fields={"payouts": "out of range"}
+        )
+    return {"equities": icm.icm_equities(payload.stacks, payload.payouts)}
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+class TournamentIn(Schema):
+    name: str = Field(min_length=1, max_length=120)
+    seats_per_table: int = Field(default=9, ge=2, le=12)
+    tables: int = Field(default=1, ge=0, le=1000)
+    starting_stack: int = Field(default=10000, ge=1, le=10**9)
+    buy_in: int = Field(default=0, ge=0, le=MAX_MONEY)
+    fee: int = Field(default=0, ge=0, le=MAX_MONEY)
+    guarantee: int = Field(default=0, ge=0, le=MAX_MONEY)
+    added_money: int = Field(default=0, ge=0, le=MAX_MONEY)
+    rounding_unit: int = Field(default=100, ge=1, le=10**9)
+    seed: int | None = Field(default=None, ge=0, le=2**62)
+    levels: list[dict[str, Any]] | None = Field(default=None, max_length=200)
+    balance_tolerance: int | None = Field(default=None, ge=1, le=9)
+    redraw_at_three: bool = True
+    redraw_at_two: bool = True
+    redraw_at_one: bool = True
+    race_threshold: Literal["half_or_more", "more_than_half"] = "half_or_more"
+    auto_open_tables: bool = True
+    draw_at_registration: bool = True
+    late_reg_until: int | None = Field(default=None, ge=0, le=199)
+
+
+def tournament_dict(t: Tournament) -> dict[str, Any]:
+    return {
+        "id": t.pk,
+        "name": t.name,
+        "slug": t.slug,
+        "status": t.status,
+        "seats_per_table": t.seats_per_table,
+        "starting_stack": t.starting_stack,
+        "buy_in": t.buy_in,
+        "fee": t.fee,
+        "guarantee": t.guarantee,
+        "seed": t.rng_seed,
+        "balance_tolerance": t.balance_tolerance,
+        "redraw_at_three": t.redraw_at_three,
+        "redraw_at_two": t.redraw_at_two,
+        "redraw_at_one": t.redraw_at_one,
+        "race_threshold": t.race_threshold,
+        "registration_open": t.registration_open,
+    }
+
+
+@api.post("/tournaments", tags=["tournaments"], response={201: dict})
+def tournament_create(request, payload: TournamentIn):
+    _need_director(request)
+    data = payload.dict()
+    t = services.tournament_create(
+        actor=request.user,
+        name=data.pop("name"),
+        seats_per_table=data.pop("seats_per_table"),
+        tables=data.pop("tables"),
+        starting_stack=data.pop("starting_stack"),
+        buy_in=data.pop("buy_in"),
+        fee=data.pop("fee"),
+        seed=data.pop("seed"),
+        levels=data.pop("levels"),
+        options=data,
+    )
+    return 201, tournament_dict(t)
+
+
+@api.get("/tournaments/{tid}", tags=["tournaments"])
+def tournament_get(request, tid: int):
+    _need_desk(request)
+    return tournament_dict(_tournament(tid))
+
+
+class EntryIn(Schema):
+    name: str = Field(default="", max_length=120)
+    player_id: int | None = Field(default=None, ge=1)
+
+
+@api.post("/tournaments/{tid}/entries", tags=["registration"], response={201: dict})
+def entry_create(request, tid: int, payload: EntryIn):
+    _need_desk(request)
+    entry = services.entry_register(
+        tournament_id=tid, name=payload.name, player_id=payload.player_id, actor=request.user
+    )
+    seat = table_services.seats_of(entry.tournament, [entry.pk]).get(entry.pk)
+    waits = False
+    if seat:
+        waits = entry.seat.waits_for_button
+    return 201, {
+        "id": entry.pk,
+        "number": entry.number,
+        "name": entry.player.name,
+        "table": seat[0] if seat else None,
+        "seat": seat[1] if seat else None,
+        "status": entry.status,
+        "waits_for_button": waits,
+    }
+
+
+@api.get("/tournaments/{tid}/seating", tags=["seating"])
+def seating_get(request, tid: int):
+    _need_desk(request)
+    return selectors.seating(_tournament(tid))
+
+
+class ButtonIn(Schema):
+    seat: int = Field(ge=1, le=100)
+
+
+@api.put("/tournaments/{tid}/tables/{number}/button", tags=["seating"])
+def button_set(request, tid: int, number: int, payload: ButtonIn):
+    _need_director(request)
+    row = table_services.table_set_button(
+        tournament_id=tid, table_number=number, seat=payload.seat, actor=request.user
+    )
+    return {"table": row.number, "button_seat": row.button_seat}
+
+
+class BustIn(Schema):
+    id: int = Field(ge=1)
+    starting_stack: int = Field(ge=1, le=MAX_CHIPS)
+
+
+class EliminationIn(Schema):
+    entries: list[BustIn] = Field(min_length=1, max_length=100)
+
+
+@api.post("/tournaments/{tid}/eliminations", tags=["seating"])
+def elimination_create(request, tid: int, payload: EliminationIn):
+    _need_director(request)
+    _tournament(tid)
+    result = services.elimination_record(
+        tournament_id=tid,
+        busts=[(b.id, b.starting_stack) for b in payload.entries],
+        actor=request.user,
+    )
+    return {
+        "places": result["places"],
+        "moves": [{k: v for k, v in m.items() if k != "id"} for m in result["moves"]],
+        "winner": result["winner"],
+    }
+
+
+@api.get("/tournaments/{tid}/clock", tags=["clock"])
+def clock_get(request, tid: int):
+    _need_desk(request)
+    return selectors.clock_payload(_tournament(tid))
+
+
+class ClockIn(Schema):
+    action: Literal["start", "pause", "resume", "next", "previous", "adjust", "jump"]
+    seconds: int | None = Field(default=None, ge=-86400, le=86400)
+    index: int | None = Field(default=None, ge=0, le=1000)
+
+
+@api.post("/tournaments/{tid}/clock", tags=["clock"])
+def clock_post(request, tid: int, payload: ClockIn):
+    _need_director(request)
+    _tournament(tid)
+    services.clock_action(
+        tournament_id=tid,
+        action=payload.action,
+        seconds=payload.seconds,
+        index=payload.index,
+        actor=request.user,
+    )
+    return selectors.clock_payload(_tournament(tid))
+
+
+@api.get("/tournaments/{tid}/results", tags=["money"])
+def results_get(request, tid: int):
+    _need_desk(request)
+    return selectors.results(_tournament(tid))

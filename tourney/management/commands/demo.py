@@ -1,0 +1,93 @@
+"""A demo tournament for `make run`: chip set, regular structure, 3 tables of 9, 23 players
+seated, clock not started, and a director account. Idempotent."""
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+
+from tourney import services
+from tourney.models import Tournament
+from tourney.roles import DESK_GROUP, DIRECTOR_GROUP
+
+DEMO_SLUG = "demo-friday-100"
+NAMES = [
+    "Ann Lee",
+    "Bo Chen",
+    "Cy Diaz",
+    "Di Eng",
+    "Ed Fox",
+    "Flo Gu",
+    "Gus Hale",
+    "Hana Ito",
+    "Ian Jett",
+    "Jo Kim",
+    "Kai Lund",
+    "Liv Moss",
+    "Max Noor",
+    "Nia Ortiz",
+    "Oli Park",
+    "Pia Quinn",
+    "Ray Ruiz",
+    "Sue Sato",
+    "Tom Tran",
+    "Uma Vance",
+    "Vic Wolfe",
+    "Wes Xu",
+    "Yara Zane",
+]
+
+
+def _password(name: str) -> str:
+    path = settings.VAR_DIR / f"{name}_password"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(9))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+class Command(BaseCommand):
+    help = "Create the demo tournament and a director login (idempotent)."
+
+    def handle(self, *args, **options):
+        User = get_user_model()
+        director_group, _ = Group.objects.get_or_create(name=DIRECTOR_GROUP)
+        desk_group, _ = Group.objects.get_or_create(name=DESK_GROUP)
+        accounts = {}
+        for username, group in (("director", director_group), ("desk", desk_group)):
+            user = User.objects.filter(username=username).first()
+            password = _password(username)
+            if user is None:
+                user = User.objects.create_user(username, password=password)
+            if not user.check_password(password):
+                user.set_password(password)
+                user.save()
+            user.groups.add(group)
+            accounts[username] = password
+        director = User.objects.get(username="director")
+        t = Tournament.objects.filter(slug=DEMO_SLUG).first()
+        if t is None:
+            t = services.tournament_create(
+                actor=director,
+                name="Demo Friday 100",
+                seats_per_table=9,
+                tables=3,
+                starting_stack=10000,
+                buy_in=10000,
+                fee=2000,
+                seed=2026,
+            )
+            Tournament.objects.filter(pk=t.pk).update(slug=DEMO_SLUG, late_reg_until=5)
+            for name in NAMES:
+                services.entry_register(tournament_id=t.pk, name=name, actor=director)
+            t.refresh_from_db()
+            self.stdout.write(f"Created the demo tournament ({len(NAMES)} players seated).")
+        else:
+            self.stdout.write("The demo tournament is already there.")
+        self.stdout.write(f"  Director login: director / {accounts['director']}")
+        self.stdout.write(f"  Desk login:     desk / {accounts['desk']}")
+        self.stdout.write(f"  Dashboard: http://127.0.0.1:8000/td/{t.pk}/")
+        self.stdout.write(f"  Desk:      http://127.0.0.1:8000/desk/{t.pk}/")
+        self.stdout.write(f"  Display:   http://127.0.0.1:8000/display/{t.display_token}/")

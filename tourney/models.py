@@ -1,0 +1,250 @@
+"""Tournament data. Rules live in tourney/engine (pure Python); writes live in services.py."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_display_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Setup"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class Threshold(models.TextChoices):
+        HALF_OR_MORE = "half_or_more", "Half or more"
+        MORE_THAN_HALF = "more_than_half", "More than half"
+
+    class NameStyle(models.TextChoices):
+        FULL = "full", "Full name"
+        INITIAL = "initial", "First name and initial"
+        NICKNAME = "nickname", "Nickname"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=140, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    seats_per_table = models.PositiveSmallIntegerField(default=9)
+    starting_stack = models.PositiveIntegerField(default=10000)
+    buy_in = models.PositiveBigIntegerField(default=0, help_text="Prize-pool part, smallest unit")
+    fee = models.PositiveBigIntegerField(default=0, help_text="House part, smallest unit")
+    guarantee = models.PositiveBigIntegerField(default=0)
+    added_money = models.PositiveBigIntegerField(default=0)
+    rounding_unit = models.PositiveIntegerField(default=100)
+    payout_percentages = models.JSONField(null=True, blank=True)
+    # Windows (RULES 4.4): level indexes (0-based over the structure) whose end closes them.
+    late_reg_until = models.PositiveSmallIntegerField(null=True, blank=True)
+    reentries_allowed = models.PositiveSmallIntegerField(default=0)
+    rebuy_until = models.PositiveSmallIntegerField(null=True, blank=True)
+    rebuy_price = models.PositiveBigIntegerField(default=0)
+    rebuy_chips = models.PositiveIntegerField(default=0)
+    addon_at = models.PositiveSmallIntegerField(null=True, blank=True)
+    addon_price = models.PositiveBigIntegerField(default=0)
+    addon_chips = models.PositiveIntegerField(default=0)
+    registration_open = models.BooleanField(default=True)
+    rebuys_open = models.BooleanField(default=True)
+    # Rule settings (RULES 3.1, 3.7, 5.6) with the defaults of RULES.md; house options off.
+    balance_tolerance = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Empty: RULES 3.1 (2 above six tables, else 1)"
+    )
+    redraw_at_three = models.BooleanField(default=True)
+    redraw_at_two = models.BooleanField(default=True)
+    redraw_at_one = models.BooleanField(default=True)
+    race_threshold = models.CharField(
+        max_length=16, choices=Threshold.choices, default=Threshold.HALF_OR_MORE
+    )
+    auto_open_tables = models.BooleanField(default=True)
+    hand_for_hand = models.BooleanField(default=False)
+    hand_for_hand_round = models.PositiveIntegerField(default=0)
+    started_tables = models.PositiveSmallIntegerField(default=0)
+    draw_at_registration = models.BooleanField(
+        default=True, help_text="Card room: seat at the desk. Off: draw all seats at the start."
+    )
+    chips_color_up_delta = models.BigIntegerField(
+        default=0, help_text="Chip value added minus removed by color-ups (RULES 5.9)"
+    )
+    public_names = models.CharField(
+        max_length=10, choices=NameStyle.choices, default=NameStyle.INITIAL
+    )
+    rng_seed = models.BigIntegerField(default=0)
+    draw_counter = models.PositiveIntegerField(default=0)
+    # The clock is anchors, never a counter (RULES 4.3).
+    clock_index = models.PositiveSmallIntegerField(default=0)
+    clock_left_ms = models.BigIntegerField(default=0)
+    clock_at = models.DateTimeField(null=True, blank=True)
+    clock_running = models.BooleanField(default=False)
+    clock_started = models.BooleanField(default=False)
+    clock_announced = models.IntegerField(default=-1, help_text="Last item whose start is recorded")
+    display_token = models.CharField(max_length=64, unique=True, default=new_display_token)
+    version = models.PositiveBigIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(seats_per_table__gte=2), name="seats_at_least_2"),
+            models.CheckConstraint(condition=Q(starting_stack__gt=0), name="stack_positive"),
+            models.CheckConstraint(condition=Q(rounding_unit__gt=0), name="rounding_positive"),
+            models.CheckConstraint(condition=Q(clock_left_ms__gte=0), name="clock_left_nonneg"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Level(models.Model):
+    class Kind(models.TextChoices):
+        LEVEL = "level", "Level"
+        BREAK = "break", "Break"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="levels")
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.LEVEL)
+    small_blind = models.PositiveIntegerField(default=0)
+    big_blind = models.PositiveIntegerField(default=0)
+    ante = models.PositiveIntegerField(default=0)
+    big_blind_ante = models.PositiveIntegerField(default=0)
+    seconds = models.PositiveIntegerField()
+    color_up = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "index"], name="level_index_unique"),
+            models.CheckConstraint(condition=Q(seconds__gt=0), name="level_seconds_positive"),
+            models.CheckConstraint(
+                condition=Q(kind="break") | Q(big_blind__gte=models.F("small_blind")),
+                name="level_bb_at_least_sb",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.BREAK:
+            return f"#{self.index} break {self.seconds}s"
+        return f"#{self.index} {self.small_blind}/{self.big_blind}"
+
+
+class ChipDenomination(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chips")
+    value = models.PositiveIntegerField()
+    color = models.CharField(max_length=30, blank=True)
+    in_play = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["tournament", "value"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "value"], name="chip_value_unique"),
+            models.CheckConstraint(condition=Q(value__gt=0), name="chip_value_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.value} {self.color}".strip()
+
+
+class Player(models.Model):
+    """A person, across tournaments."""
+
+    name = models.CharField(max_length=120, db_index=True)
+    nickname = models.CharField(max_length=60, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """One buy-in of one player; a re-entry is a new Entry of the same player."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered, seat not drawn yet"
+        SEATED = "seated", "Seated"
+        ALTERNATE = "alternate", "Alternate"
+        BUSTED = "busted", "Busted"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATED)
+    chips_bought = models.PositiveBigIntegerField(default=0)
+    paid = models.PositiveBigIntegerField(default=0, help_text="Prize-pool money paid")
+    fee_paid = models.PositiveBigIntegerField(default=0)
+    rebuys = models.PositiveSmallIntegerField(default=0)
+    addons = models.PositiveSmallIntegerField(default=0)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    place_to = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.PositiveBigIntegerField(default=0)
+    bust_stack = models.PositiveBigIntegerField(null=True, blank=True)
+    bust_hand = models.PositiveIntegerField(null=True, blank=True)
+    bust_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    bust_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    h4h_round = models.PositiveIntegerField(null=True, blank=True)
+    busted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="entry_number_unique"),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(place_to__gte=models.F("place")),
+                name="entry_place_range",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.player}"
+
+
+class Event(models.Model):
+    """The audit log and the undo stack: one row per write service call."""
+
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="events"
+    )
+    kind = models.CharField(max_length=40, db_index=True)
+    payload = models.JSONField(default=dict, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    undone = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+
+class ApiToken(models.Model):
+    """Bearer tokens, stored hashed; the clear text is shown once."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    prefix = models.CharField(max_length=12)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+    revoked = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}…"

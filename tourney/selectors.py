@@ -1,0 +1,119 @@
+"""Reads shaped for the screens and the API. No writes."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Sum
+from django.utils import timezone
+
+from tables.models import Seat, Table
+from tourney.engine import clock as clock_engine
+from tourney.models import Entry, Tournament
+from tourney.money import pool_of, prizes_of
+from tourney.services import anchor_of, structure_items
+
+
+def item_dict(item: clock_engine.Item | None) -> dict[str, Any] | None:
+    if item is None:
+        return None
+    d = asdict(item)
+    d["color_up"] = list(item.color_up)
+    return d
+
+
+def clock_payload(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """The clock as API.md gives it: status, level_index, level, remaining_ms, next."""
+    now = now or timezone.now()
+    items = structure_items(t)
+    s = clock_engine.state(items, anchor_of(t), now)
+    nxt = items[s.next_index] if s.next_index is not None else None
+    return {
+        "status": s.status,
+        "level_index": s.index,
+        "level_number": s.level_number,
+        "level": item_dict(s.item),
+        "remaining_ms": s.remaining_ms,
+        "next": item_dict(nxt),
+        "next_break_index": s.next_break_index,
+        "ms_to_next_break": s.ms_to_next_break,
+        "server_time": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+    }
+
+
+def total_chips(t: Tournament) -> int:
+    """RULES 5.9: chips in play change only by buy-ins, rebuys, add-ons and color-ups."""
+    bought = Entry.objects.filter(tournament=t).aggregate(s=Sum("chips_bought"))["s"] or 0
+    return bought + t.chips_color_up_delta
+
+
+def players_left(t: Tournament) -> int:
+    return Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
+
+
+def overview(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    left = players_left(t)
+    entries = Entry.objects.filter(tournament=t).count()
+    chips = total_chips(t)
+    pool = pool_of(t)
+    clock = clock_engine.state(structure_items(t), anchor_of(t), now or timezone.now())
+    return {
+        "tournament": t,
+        "clock": clock,
+        "players_left": left,
+        "entries": entries,
+        "total_chips": chips,
+        "average_stack": chips // left if left else 0,
+        "prize_pool": pool,
+        "prize_pool_display": f"{pool / 100:,.2f}",
+        "prizes": prizes_of(t),
+    }
+
+
+def seating(t: Tournament) -> dict[str, Any]:
+    """API.md GET seating: occupied seats only, tables open and broken."""
+    seats_by_table: dict[int, list[dict[str, Any]]] = {}
+    for table_id, number, entry_id, name, waits in (
+        Seat.objects.filter(tournament=t)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "entry_id", "entry__player__name", "waits_for_button")
+    ):
+        seats_by_table.setdefault(table_id, []).append(
+            {"seat": number, "entry": entry_id, "name": name, "waits_for_button": waits}
+        )
+    tables = [
+        {
+            "number": row.number,
+            "status": row.status,
+            "seats_total": row.seats,
+            "button_seat": row.button_seat,
+            "break_rank": row.break_rank,
+            "unavailable": list(row.unavailable_seats or []),
+            "seats": seats_by_table.get(row.pk, []),
+        }
+        for row in Table.objects.filter(tournament=t).order_by("number")
+    ]
+    return {"tables": tables, "players_left": players_left(t)}
+
+
+def results(t: Tournament) -> dict[str, Any]:
+    rows = (
+        Entry.objects.filter(tournament=t, place__isnull=False)
+        .select_related("player")
+        .order_by("place", "bust_table", "bust_seat", "number")
+    )
+    return {
+        "places": [
+            {
+                "place": e.place,
+                "place_to": e.place_to,
+                "entry": e.pk,
+                "name": e.player.name,
+                "prize": e.prize,
+            }
+            for e in rows
+        ],
+        "prize_pool": pool_of(t),
+    }

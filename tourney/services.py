@@ -1,0 +1,564 @@
+"""Every write to a tournament: one function per action, each in one transaction that first
+locks the tournament row, so all writers of one tournament are serialised in one order.
+Each records an Event (the audit log). Rules come from the pure engines."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.text import slugify
+
+from tourney.engine import clock as clock_engine
+from tourney.engine import places as places_engine
+from tourney.engine import structure as structure_engine
+from tourney.engine.errors import DomainError
+from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
+
+DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
+    (25, "green"),
+    (100, "black"),
+    (500, "purple"),
+    (1000, "yellow"),
+    (5000, "orange"),
+    (25000, "gray"),
+)
+
+MSG_NOT_FOUND = "No such tournament."
+MSG_ENTRY_NOT_FOUND = "No such entry in this tournament."
+MSG_ENTRY_NOT_SEATED = "This entry is not in play (already out or not seated)."
+MSG_DUPLICATE_ENTRY = "The same entry is listed twice."
+MSG_NAME_REQUIRED = "A player name is required."
+MSG_REGISTRATION_CLOSED = "Registration is closed."
+MSG_TOURNAMENT_FINISHED = "The tournament is finished."
+MSG_NO_BUSTS = "List at least one entry."
+MSG_TOO_MANY_TABLES = "At most 1,000 tables."
+MSG_LEVELS_CHANGE_STARTED = "The structure cannot be replaced once the clock has started."
+
+
+# ---------------------------------------------------------------- infrastructure
+
+
+def lock_tournament(tournament_id: int) -> Tournament:
+    """Lock the tournament row for the rest of the transaction (the one lock order)."""
+    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if t is None:
+        raise DomainError("not_found", MSG_NOT_FOUND, status=404)
+    return t
+
+
+def record_event(t: Tournament | None, kind: str, payload: dict[str, Any], actor=None) -> Event:
+    """Write the audit row and bump the tournament's version (screens poll it)."""
+    if t is not None:
+        Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
+    return Event.objects.create(
+        tournament=t,
+        kind=kind,
+        payload=payload,
+        actor=actor if (actor is not None and actor.is_authenticated) else None,
+    )
+
+
+def next_rng(t: Tournament) -> tuple[random.Random, int]:
+    """A fresh, recorded seed per draw (RULES 1.1): replayable from (rng_seed, counter)."""
+    t.draw_counter += 1
+    digest = hashlib.sha256(f"{t.rng_seed}:{t.draw_counter}".encode()).digest()
+    seed = int.from_bytes(digest[:8], "big") >> 1
+    Tournament.objects.filter(pk=t.pk).update(draw_counter=t.draw_counter)
+    return random.Random(seed), seed
+
+
+# ---------------------------------------------------------------- structure and clock
+
+
+def structure_items(t: Tournament) -> tuple[clock_engine.Item, ...]:
+    return tuple(
+        clock_engine.Item(
+            kind=lv.kind,
+            seconds=lv.seconds,
+            small_blind=lv.small_blind,
+            big_blind=lv.big_blind,
+            ante=lv.ante,
+            big_blind_ante=lv.big_blind_ante,
+            color_up=tuple(lv.color_up or ()),
+        )
+        for lv in Level.objects.filter(tournament=t).order_by("index")
+    )
+
+
+def anchor_of(t: Tournament) -> clock_engine.Anchor:
+    return clock_engine.Anchor(
+        index=t.clock_index,
+        left_ms=t.clock_left_ms,
+        at=t.clock_at,
+        running=t.clock_running,
+        started=t.clock_started,
+    )
+
+
+def _store_anchor(t: Tournament, a: clock_engine.Anchor) -> None:
+    t.clock_index = a.index
+    t.clock_left_ms = a.left_ms
+    t.clock_at = a.at
+    t.clock_running = a.running
+    t.clock_started = a.started
+
+
+def _anchor_dict(a: clock_engine.Anchor) -> dict[str, Any]:
+    d = asdict(a)
+    d["at"] = a.at.isoformat() if a.at else None
+    return d
+
+
+def _write_levels(t: Tournament, items: Sequence[clock_engine.Item]) -> None:
+    Level.objects.filter(tournament=t).delete()
+    Level.objects.bulk_create(
+        Level(
+            tournament=t,
+            index=i,
+            kind=it.kind,
+            small_blind=it.small_blind,
+            big_blind=it.big_blind,
+            ante=it.ante,
+            big_blind_ante=it.big_blind_ante,
+            seconds=it.seconds,
+            color_up=list(it.color_up),
+        )
+        for i, it in enumerate(items)
+    )
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:100] or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def tournament_create(
+    *,
+    actor,
+    name: str,
+    seats_per_table: int = 9,
+    tables: int = 1,
+    starting_stack: int = 10000,
+    buy_in: int = 0,
+    fee: int = 0,
+    seed: int | None = None,
+    levels: list[dict[str, Any]] | None = None,
+    chips: Sequence[tuple[int, str]] | None = None,
+    options: dict[str, Any] | None = None,
+) -> Tournament:
+    """Create a tournament with its chip set, structure and opened tables."""
+    from tables.services import tables_open
+
+    name = (name or "").strip()
+    if not name:
+        raise DomainError("bad_input", MSG_NAME_REQUIRED, fields={"name": MSG_NAME_REQUIRED})
+    if tables > 1000:
+        raise DomainError("bad_input", MSG_TOO_MANY_TABLES, fields={"tables": MSG_TOO_MANY_TABLES})
+    chip_set = tuple(chips or DEFAULT_CHIPS)
+    if levels:
+        items = structure_engine.parse_levels(levels)
+    else:
+        items = structure_engine.preset(
+            "regular",
+            starting_stack=starting_stack,
+            denominations=tuple(v for v, _ in chip_set),
+        )
+    with transaction.atomic():
+        t = Tournament(
+            name=name,
+            slug=_unique_slug(name),
+            seats_per_table=seats_per_table,
+            starting_stack=starting_stack,
+            buy_in=buy_in,
+            fee=fee,
+            rng_seed=seed if seed is not None else random.SystemRandom().getrandbits(62),
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            **(options or {}),
+        )
+        a = clock_engine.initial_anchor(items)
+        _store_anchor(t, a)
+        t.save()
+        ChipDenomination.objects.bulk_create(
+            ChipDenomination(tournament=t, value=v, color=c) for v, c in chip_set
+        )
+        _write_levels(t, items)
+        if tables:
+            tables_open(t, count=tables)
+        record_event(
+            t,
+            "tournament_created",
+            {"name": name, "tables": tables, "seed": t.rng_seed, "levels": len(items)},
+            actor,
+        )
+    return t
+
+
+def clock_read(t: Tournament, now: datetime | None = None) -> clock_engine.ClockState:
+    return clock_engine.state(structure_items(t), anchor_of(t), now or timezone.now())
+
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "adjust", "jump")
+MSG_BAD_CLOCK_ACTION = "Unknown clock action."
+
+
+def clock_action(
+    *,
+    tournament_id: int,
+    action: str,
+    actor=None,
+    seconds: int | None = None,
+    index: int | None = None,
+    now: datetime | None = None,
+) -> clock_engine.ClockState:
+    """start, pause, resume, next, previous, adjust (seconds), jump (index) — RULES 4.3."""
+    if action not in CLOCK_ACTIONS:
+        raise DomainError("bad_action", MSG_BAD_CLOCK_ACTION, fields={"action": action})
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if t.status == Tournament.Status.FINISHED:
+            raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
+        items = structure_items(t)
+        before = anchor_of(t)
+        if action == "start":
+            after = clock_engine.start(items, now, anchor=before)
+        elif action == "pause":
+            after = clock_engine.pause(items, before, now)
+        elif action == "resume":
+            after = clock_engine.resume(items, before, now)
+        elif action == "next":
+            after = clock_engine.next_item(items, before, now)
+        elif action == "previous":
+            after = clock_engine.previous_item(items, before, now)
+        elif action == "adjust":
+            if seconds is None:
+                raise DomainError(
+                    "bad_input",
+                    "Give the seconds to add or remove.",
+                    fields={"seconds": "required with adjust"},
+                )
+            after = clock_engine.adjust(items, before, now, seconds)
+        else:
+            if index is None:
+                raise DomainError(
+                    "bad_input",
+                    "Give the index to jump to.",
+                    fields={"index": "required with jump"},
+                )
+            after = clock_engine.jump(items, before, now, index)
+        _store_anchor(t, after)
+        state = clock_engine.state(items, after, now)
+        if action == "start":
+            t.status = Tournament.Status.RUNNING
+            from tables.services import buttons_draw_at_start
+
+            buttons_draw_at_start(t, actor=actor)
+        # A director's jump is its own announcement: transitions start from here.
+        if action in ("start", "next", "previous", "jump") or (
+            action == "adjust" and state.index != t.clock_announced
+        ):
+            t.clock_announced = state.index
+        _apply_level_windows(t, state.index)
+        t.save()
+        record_event(
+            t,
+            f"clock_{action}",
+            {
+                "before": _anchor_dict(before),
+                "after": _anchor_dict(after),
+                "seconds": seconds,
+                "index": index,
+            },
+            actor,
+        )
+        _schedule_next_boundary(t, items, after, now)
+    return state
+
+
+def _apply_level_windows(t: Tournament, index: int) -> list[str]:
+    """RULES 4.4: late registration / rebuys close at the end of their configured level."""
+    closed = []
+    if t.late_reg_until is not None and index > t.late_reg_until and t.registration_open:
+        t.registration_open = False
+        closed.append("registration")
+    if t.rebuy_until is not None and index > t.rebuy_until and t.rebuys_open:
+        t.rebuys_open = False
+        closed.append("rebuys")
+    return closed
+
+
+def _schedule_next_boundary(t, items, anchor, now) -> None:
+    if not anchor.running:
+        return
+    state = clock_engine.state(items, anchor, now)
+    if state.status != "running" or state.ends_at is None:
+        return
+    tid, expected, eta = t.pk, state.index + 1, state.ends_at
+
+    def send() -> None:
+        from tourney.tasks import schedule_clock_tick
+
+        schedule_clock_tick(tid, expected, eta)
+
+    transaction.on_commit(send)
+
+
+def clock_announce(*, tournament_id: int, now: datetime | None = None) -> list[int]:
+    """Record each level or break that has started since the last announcement, exactly once
+    (LevelStarted / BreakStarted), and apply what a transition does: close late registration
+    and rebuys at their levels (RULES 4.4), mark a color-up break. Idempotent: the tournament
+    lock and `clock_announced` make a second or concurrent run record nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if not t.clock_started or t.status == Tournament.Status.FINISHED:
+            return []
+        items = structure_items(t)
+        anchor = anchor_of(t)
+        state = clock_engine.state(items, anchor, now)
+        recorded: list[int] = []
+        if state.index <= t.clock_announced:
+            return []
+        for idx in range(t.clock_announced + 1, state.index + 1):
+            item = items[idx]
+            kind = "break_started" if item.kind == "break" else "level_started"
+            closed = _apply_level_windows(t, idx)
+            record_event(
+                t,
+                kind,
+                {
+                    "index": idx,
+                    "due": _item_start(items, anchor, idx, now),
+                    "recorded_at": now.isoformat(),
+                    "closed": closed,
+                    "color_up": list(item.color_up),
+                },
+            )
+            recorded.append(idx)
+        Tournament.objects.filter(pk=t.pk).update(
+            clock_announced=state.index,
+            registration_open=t.registration_open,
+            rebuys_open=t.rebuys_open,
+        )
+        _schedule_next_boundary(t, items, anchor, now)
+    return recorded
+
+
+def _item_start(items, anchor, idx, now) -> str | None:
+    if anchor.at is None:
+        return None
+    for i, at in clock_engine.boundaries(items, anchor, anchor.at, now):
+        if i == idx:
+            return at.isoformat()
+    return None
+
+
+# ---------------------------------------------------------------- entries
+
+
+def _player_for(name: str, player_id: int | None) -> Player:
+    if player_id is not None:
+        p = Player.objects.filter(pk=player_id).first()
+        if p is None:
+            raise DomainError("not_found", "No such player.", status=404)
+        return p
+    name = " ".join((name or "").split())
+    if not name:
+        raise DomainError("bad_input", MSG_NAME_REQUIRED, fields={"name": MSG_NAME_REQUIRED})
+    if len(name) > 120:
+        raise DomainError(
+            "bad_input",
+            "The name is too long (120 characters at most).",
+            fields={"name": "too long"},
+        )
+    return Player.objects.create(name=name)
+
+
+def entry_register(
+    *,
+    tournament_id: int,
+    name: str = "",
+    player_id: int | None = None,
+    actor=None,
+    override: bool = False,
+) -> Entry:
+    """Register and buy in one entry; draw its seat now (RULES 1.3) when the event seats at
+    registration, else it waits for the draw at the start."""
+    from tables.services import seat_entry
+
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if t.status == Tournament.Status.FINISHED:
+            raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
+        if not t.registration_open and not override:
+            raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
+        player = _player_for(name, player_id)
+        number = (
+            Entry.objects.filter(tournament=t)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
+            or 0
+        ) + 1
+        entry = Entry.objects.create(
+            tournament=t,
+            player=player,
+            number=number,
+            status=Entry.Status.REGISTERED,
+            chips_bought=t.starting_stack,
+            paid=t.buy_in,
+            fee_paid=t.fee,
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        event = record_event(
+            t,
+            "entry_registered",
+            {"entry": entry.pk, "number": number, "name": player.name},
+            actor,
+        )
+        if t.draw_at_registration or t.clock_started:
+            seat_entry(t, entry, event=event)
+    return entry
+
+
+def elimination_record(
+    *, tournament_id: int, busts: Sequence[tuple[int, int]], actor=None
+) -> dict[str, Any]:
+    """Players broke in one hand, with their stacks at the start of it (RULES 7.1–7.3):
+    places, then the breaks, redraws and balancing moves this causes (RULES 3), at once."""
+    from tables.services import rebalance, seat_alternates, seats_of, unseat
+
+    if not busts:
+        raise DomainError("bad_input", MSG_NO_BUSTS, fields={"entries": MSG_NO_BUSTS})
+    ids = [b[0] for b in busts]
+    if len(set(ids)) != len(ids):
+        raise DomainError("bad_input", MSG_DUPLICATE_ENTRY, fields={"entries": MSG_DUPLICATE_ENTRY})
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if t.status == Tournament.Status.FINISHED:
+            raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
+        entries = {e.pk: e for e in Entry.objects.filter(tournament=t, pk__in=ids)}
+        for eid in ids:
+            e = entries.get(eid)
+            if e is None:
+                raise DomainError(
+                    "entry_not_found", MSG_ENTRY_NOT_FOUND, status=404, fields={"id": eid}
+                )
+            if e.status != Entry.Status.SEATED:
+                raise DomainError(
+                    "entry_not_seated", MSG_ENTRY_NOT_SEATED, status=409, fields={"id": eid}
+                )
+        seated_now = Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
+        where = seats_of(t, ids)
+        busts_all = [
+            places_engine.Bust(
+                entry=eid,
+                starting_stack=stack,
+                table=where.get(eid, (0, 0))[0],
+                seat=where.get(eid, (0, 0))[1],
+            )
+            for eid, stack in busts
+        ]
+        players_before = seated_now
+        earlier: list[Entry] = []
+        if t.hand_for_hand:
+            # RULES 7.3: every bust of this hand-for-hand round counts as one hand.
+            earlier = list(
+                Entry.objects.filter(
+                    tournament=t, h4h_round=t.hand_for_hand_round, status=Entry.Status.BUSTED
+                )
+            )
+            players_before += len(earlier)
+            busts_all += [
+                places_engine.Bust(
+                    entry=e.pk,
+                    starting_stack=e.bust_stack or 0,
+                    table=e.bust_table or 0,
+                    seat=e.bust_seat or 0,
+                )
+                for e in earlier
+            ]
+        placed = places_engine.assign_places(players_before=players_before, busted=busts_all)
+        now = timezone.now()
+        event = record_event(t, "elimination", {"busts": [list(b) for b in busts]}, actor)
+        by_entry = {p.entry: p for p in placed}
+        before_rows = {}
+        for eid, stack in busts:
+            e = entries[eid]
+            before_rows[eid] = {
+                "status": e.status,
+                "table": where.get(eid, (None, None))[0],
+                "seat": where.get(eid, (None, None))[1],
+            }
+            p = by_entry[eid]
+            e.status = Entry.Status.BUSTED
+            e.place, e.place_to = p.place, p.place_to
+            e.bust_stack = stack
+            e.bust_hand = event.pk
+            e.bust_table, e.bust_seat = where.get(eid, (None, None))
+            e.busted_at = now
+            e.h4h_round = t.hand_for_hand_round if t.hand_for_hand else None
+        for e in earlier:
+            p = by_entry[e.pk]
+            e.place, e.place_to = p.place, p.place_to
+        Entry.objects.bulk_update(
+            list(entries.values()) + earlier,
+            [
+                "status",
+                "place",
+                "place_to",
+                "bust_stack",
+                "bust_hand",
+                "bust_table",
+                "bust_seat",
+                "busted_at",
+                "h4h_round",
+            ],
+        )
+        unseat(t, ids)
+        alternates = seat_alternates(t, event=event)
+        result = rebalance(t, event=event)
+        result["moves"] = alternates + result["moves"]
+        winner = None
+        remaining = list(Entry.objects.filter(tournament=t, status=Entry.Status.SEATED)[:2])
+        if len(remaining) == 1:
+            winner = remaining[0]
+            winner.place = winner.place_to = 1
+            winner.save(update_fields=["place", "place_to"])
+            t.status = Tournament.Status.FINISHED
+            Tournament.objects.filter(pk=t.pk).update(status=t.status)
+        from tourney.money import prizes_assign
+
+        prizes_assign(t)
+        event.payload = {
+            "busts": [list(b) for b in busts],
+            "places": [
+                {"entry": p.entry, "place": p.place, "place_to": p.place_to} for p in placed
+            ],
+            "before": before_rows,
+            "moves": [m["id"] for m in result["moves"]],
+            "winner": winner.pk if winner else None,
+            "seed": result.get("seed"),
+        }
+        event.save(update_fields=["payload"])
+    return {
+        "places": [
+            {"entry": p.entry, "place": p.place, "place_to": p.place_to}
+            for p in placed
+            if p.entry in entries
+        ],
+        "moves": result["moves"],
+        "winner": winner.pk if winner else None,
+    }
