@@ -333,3 +333,123 @@ def seating_draw_all(*, tournament_id: int, actor=None) -> list[dict[str, Any]]:
         moves = seat_draw.draw(entries, [tables[r.number] for r in rows], rng)
         event = record_event(t, "seats_drawn", {"entries": len(entries), "seed": seed}, actor)
         return apply_moves(t, moves, event=event)
+
+
+MSG_SEAT_OCCUPIED = "Someone sits in that seat."
+MSG_SEAT_NOT_FREE = "That seat is taken or unavailable."
+MSG_BAD_ORDER = "List every open table exactly once."
+MSG_LAST_TABLE = "The last open table cannot be closed."
+MSG_NO_ROOM = "The other tables have no room for this table's players."
+MSG_ENTRY_NOT_SEATED = "This entry has no seat."
+
+
+def table_open(*, tournament_id: int, count: int = 1, actor=None) -> list[Table]:
+    """The director opens tables (numbered after the highest); they break first (RULES 3.5)."""
+    if not 1 <= count <= 100:
+        raise DomainError("bad_input", "Open between 1 and 100 tables.", fields={"count": count})
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        rows = tables_open(t, count=count)
+        record_event(t, "tables_opened", {"tables": [r.number for r in rows]}, actor)
+    return rows
+
+
+def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[dict[str, Any]]:
+    """Break a table now, out of order (the director's call): its players are put in random
+    order and each draws a random open seat among the tables with the fewest players, dealt in
+    except between the small blind and the button (RULES 3.6, 1.3); then balancing runs."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        row = _table(t, table_number)
+        if row.status != Table.Status.OPEN:
+            raise DomainError("table_broken", MSG_TABLE_BROKEN, status=409)
+        others = [r for r in _open_tables(t) if r.number != table_number]
+        if not others:
+            raise DomainError("last_table", MSG_LAST_TABLE, status=409)
+        leaving = _load([row])[table_number]
+        counts = _counts(t)
+        room = sum(r.seats - len(r.unavailable_seats or ()) - counts.get(r.number, 0)
+                   for r in others)
+        if leaving.players > room:
+            raise DomainError("no_room", MSG_NO_ROOM, status=409)
+        event = record_event(t, "table_closed", {"table": table_number}, actor)
+        rng, seed = next_rng(t)
+        players = sorted(leaving.occupants.items())
+        rng.shuffle(players)
+        tables = _load(others)
+        moves = []
+        for seat, entry in players:
+            m = seat_draw.late_seat(entry, list(tables.values()), rng)
+            moves.append(em.Move(entry, table_number, seat, m.to_table, m.to_seat, "break",
+                                 m.waits_for_button))
+            tables[m.to_table] = tables[m.to_table].with_player(
+                m.to_seat, entry, waits=m.waits_for_button
+            )
+        Table.objects.filter(pk=row.pk).update(status=Table.Status.BROKEN, button_seat=None)
+        written = apply_moves(t, moves, event=event)
+        written += rebalance(t, event=event)["moves"]
+        event.payload = {"table": table_number, "seed": seed, "moves": [m["id"] for m in written]}
+        event.save(update_fields=["payload"])
+    return written
+
+
+def table_break_order_set(*, tournament_id: int, order: Sequence[int], actor=None) -> None:
+    """RULES 3.5: the director edits the predetermined order (first listed breaks first)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        rows = _open_tables(t)
+        if sorted(order) != sorted(r.number for r in rows):
+            raise DomainError("bad_order", MSG_BAD_ORDER, fields={"order": MSG_BAD_ORDER})
+        before = _break_order(rows)
+        by_number = {r.number: r for r in rows}
+        for rank, number in enumerate(order, start=1):
+            by_number[number].break_rank = rank
+        Table.objects.bulk_update(rows, ["break_rank"])
+        record_event(t, "break_order_set", {"before": before, "after": list(order)}, actor)
+
+
+def seat_set_available(
+    *, tournament_id: int, table_number: int, seat: int, available: bool, actor=None
+) -> Table:
+    """RULES 1.4: mark an empty seat unavailable (or available again)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        row = _table(t, table_number)
+        if not 1 <= seat <= row.seats:
+            raise DomainError("bad_seat", MSG_BAD_SEAT, fields={"seat": MSG_BAD_SEAT})
+        if not available and Seat.objects.filter(table=row, number=seat).exists():
+            raise DomainError("seat_occupied", MSG_SEAT_OCCUPIED, status=409)
+        blocked = set(row.unavailable_seats or ())
+        blocked.discard(seat) if available else blocked.add(seat)
+        row.unavailable_seats = sorted(blocked)
+        row.save(update_fields=["unavailable_seats"])
+        record_event(t, "seat_availability", {"table": table_number, "seat": seat,
+                                               "available": available}, actor)
+    return row
+
+
+def move_manual(
+    *, tournament_id: int, entry_id: int, table_number: int, seat: int, actor=None
+) -> dict[str, Any]:
+    """The director moves a player to an open seat; the player waits for the button if the
+    seat lies between the small blind and the button (RULES 1.3)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        current = Seat.objects.filter(tournament=t, entry_id=entry_id).select_related("table")
+        current = current.first()
+        if current is None:
+            raise DomainError("entry_not_seated", MSG_ENTRY_NOT_SEATED, status=409)
+        row = _table(t, table_number)
+        if row.status != Table.Status.OPEN:
+            raise DomainError("table_broken", MSG_TABLE_BROKEN, status=409)
+        if not 1 <= seat <= row.seats:
+            raise DomainError("bad_seat", MSG_BAD_SEAT, fields={"seat": MSG_BAD_SEAT})
+        table = _load([row])[table_number]
+        if not table.is_open(seat):
+            raise DomainError("seat_not_free", MSG_SEAT_NOT_FREE, status=409)
+        from tables.engine.blinds import waits_for_button
+
+        move = em.Move(entry_id, current.table.number, current.number, table_number, seat,
+                       "manual", waits_for_button(table, seat))
+        event = record_event(t, "move_manual", {"entry": entry_id}, actor)
+        return apply_moves(t, [move], event=event)[0]

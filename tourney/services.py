@@ -562,3 +562,28 @@ def elimination_record(
         "moves": result["moves"],
         "winner": winner.pk if winner else None,
     }
+
+
+def hand_for_hand_set(*, tournament_id: int, on: bool, actor=None) -> Tournament:
+    """RULES 7.3: while on, every bust of one round counts as one hand. Turning it on starts
+    round 1 of a new sequence."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if on and not t.hand_for_hand:
+            t.hand_for_hand_round += 1
+        t.hand_for_hand = on
+        t.save(update_fields=["hand_for_hand", "hand_for_hand_round"])
+        record_event(t, "hand_for_hand", {"on": on, "round": t.hand_for_hand_round}, actor)
+    return t
+
+
+def hand_for_hand_next_round(*, tournament_id: int, actor=None) -> Tournament:
+    """Every table has played its hand: the next hand-for-hand round begins (RULES 7.3)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if not t.hand_for_hand:
+            raise DomainError("not_hand_for_hand", "Hand-for-hand play is off.", status=409)
+        t.hand_for_hand_round += 1
+        t.save(update_fields=["hand_for_hand_round"])
+        record_event(t, "hand_for_hand_round", {"round": t.hand_for_hand_round}, actor)
+    return t

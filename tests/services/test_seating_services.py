@@ -1,0 +1,311 @@
+"""Issue 3 through the services and the database: registration seats (RULES 1.3), the button
+(2.1), balancing and breaking (3.2–3.6), redraws (3.7), places (7.1–7.3) and the director's
+table tools. The engine's own scenario and property tests are in tests/engine/."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from tables import services as ts
+from tables.engine.blinds import bb_next, blinds, worst_position
+from tables.models import Move, Seat, Table
+from tables.services import _load
+from tourney import services
+from tourney.engine.errors import DomainError
+from tourney.models import Entry, Event
+
+pytestmark = pytest.mark.django_db
+
+
+def sizes(t) -> dict[int, int]:
+    c = Counter(Seat.objects.filter(tournament=t).values_list("table__number", flat=True))
+    return {r.number: c.get(r.number, 0)
+            for r in Table.objects.filter(tournament=t, status="open")}
+
+
+def register(t, n, director, prefix="P"):
+    return [services.entry_register(tournament_id=t.pk, name=f"{prefix}{i}", actor=director)
+            for i in range(n)]
+
+
+def make(director, *, tables=3, seats=9, **options):
+    return services.tournament_create(actor=director, name="T", tables=tables,
+                                      seats_per_table=seats, seed=11, options=options)
+
+
+def test_registration_fills_the_fewest_tables_evenly(director):
+    t = make(director, tables=3)
+    register(t, 14, director)
+    assert sorted(sizes(t).values()) == [4, 5, 5]  # RULES 1.2/1.3
+    assert Move.objects.filter(tournament=t, reason="seat").count() == 14
+    assert Event.objects.filter(tournament=t, kind="entry_registered").count() == 14
+
+
+def test_a_full_room_opens_a_table_when_allowed(director):
+    t = make(director, tables=1, seats=2)
+    register(t, 3, director)
+    assert sizes(t) == {1: 2, 2: 1}
+
+
+def test_a_full_room_makes_alternates_when_tables_may_not_open(director):
+    t = make(director, tables=1, seats=2, auto_open_tables=False)
+    a, b, c = register(t, 3, director)
+    c.refresh_from_db()
+    assert c.status == Entry.Status.ALTERNATE and not Seat.objects.filter(entry=c).exists()
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.elimination_record(tournament_id=t.pk, busts=[(a.pk, 100)], actor=director)
+    c.refresh_from_db()
+    assert c.status == Entry.Status.SEATED and Seat.objects.filter(entry=c).exists()
+
+
+def test_home_game_draws_every_seat_at_the_start(director):
+    t = make(director, tables=1, draw_at_registration=False)
+    register(t, 20, director)
+    assert Seat.objects.filter(tournament=t).count() == 0
+    moves = ts.seating_draw_all(tournament_id=t.pk, actor=director)
+    assert len(moves) == 20
+    assert sorted(sizes(t).values()) == [6, 7, 7]  # RULES 1.2: fewest tables, even
+    with pytest.raises(DomainError) as err:
+        ts.seating_draw_all(tournament_id=t.pk, actor=director)
+    assert err.value.code == "already_drawn"
+
+
+def test_the_draw_replays_from_the_seed(director):
+    def seats_for(seed):
+        t = services.tournament_create(actor=director, name="S", tables=2, seed=seed)
+        register(t, 12, director)
+        return sorted(Seat.objects.filter(tournament=t)
+                      .values_list("entry__player__name", "table__number", "number"))
+
+    assert seats_for(5) == seats_for(5)
+    assert seats_for(5) != seats_for(6)
+
+
+def test_start_draws_a_button_at_every_table(director):
+    t = make(director, tables=2)
+    register(t, 10, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    rows = Table.objects.filter(tournament=t)
+    for row in rows:
+        assert Seat.objects.filter(table=row, number=row.button_seat).exists()  # RULES 2.1
+    assert Event.objects.filter(tournament=t, kind="buttons_drawn").count() == 1
+
+
+def test_late_entry_between_button_and_small_blind_waits_then_is_dealt_in(director):
+    # Table of 9, players in 1, 5, 6 with the button at 1: SB 5, BB 6. Seats 2-4 lie between
+    # the button and the small blind (RULES 1.3).
+    t = make(director, tables=1)
+    row = Table.objects.get(tournament=t)
+    ts.seat_set_available(tournament_id=t.pk, table_number=1, seat=7, available=False)
+    ts.seat_set_available(tournament_id=t.pk, table_number=1, seat=8, available=False)
+    ts.seat_set_available(tournament_id=t.pk, table_number=1, seat=9, available=False)
+    a, b, c = register(t, 3, director)
+    for e, seat in zip((a, b, c), (1, 5, 6), strict=True):
+        Seat.objects.filter(entry=e).update(number=seat)
+    ts.table_set_button(tournament_id=t.pk, table_number=1, seat=1)
+    late = services.entry_register(tournament_id=t.pk, name="Late", actor=director)
+    s = Seat.objects.get(entry=late)
+    assert s.number in (2, 3, 4) and s.waits_for_button
+    ts.table_set_button(tournament_id=t.pk, table_number=1, seat=5)
+    s.refresh_from_db()
+    # the button moved from 1 to 5: seats 2..5 are passed, the wait is over
+    assert not s.waits_for_button
+    row.refresh_from_db()
+    assert row.button_seat == 5
+    assert Event.objects.filter(kind="button_set").first().payload["released"] == [late.pk]
+
+
+def test_button_seat_out_of_range_is_400_and_changes_nothing(seated_tournament, director_api):
+    t = seated_tournament
+    r = director_api.put(f"/api/v1/tournaments/{t.pk}/tables/1/button", {"seat": 12})
+    assert r.status_code == 400
+    r = director_api.put(f"/api/v1/tournaments/{t.pk}/tables/99/button", {"seat": 2})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found"
+    assert Table.objects.get(tournament=t, number=1).button_seat is None
+
+
+def _big_field(director, tables=20, players=170):
+    t = make(director, tables=tables)
+    register(t, players, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    return t
+
+
+def test_balancing_moves_the_big_blind_next_to_the_worst_position(director):
+    import random
+
+    t = _big_field(director, tables=8, players=70)  # 6 tables of 9, 2 of 8: tolerance 2
+    short_no = min(sizes(t), key=lambda n: (sizes(t)[n], n))
+    assert sizes(t)[short_no] == 8
+    victims = list(Seat.objects.filter(table__tournament=t, table__number=short_no)
+                   .values_list("entry_id", flat=True)[:2])
+    before = _load(list(Table.objects.filter(tournament=t)))
+    result = services.elimination_record(tournament_id=t.pk,
+                                         busts=[(v, 1000 + i) for i, v in enumerate(victims)])
+    moves = result["moves"]
+    assert len(moves) == 1 and moves[0]["reason"] == "balance"
+    m = moves[0]
+    src = before[m["from"]["table"]]
+    assert src.players == 9  # RULES 3.2: from a table with the most players ...
+    assert m["from"]["seat"] == bb_next(src, random.Random(0))  # ... its big blind next
+    short = before[short_no]
+    for v in victims:
+        short = short.without_seat(short.seat_of(v))
+    # RULES 3.3: to the worst position at the short table; never its small blind (2.4)
+    assert m["to"]["table"] == short_no
+    assert (m["to"]["seat"], m["waits_for_button"]) == worst_position(short, random.Random(0))
+    assert m["to"]["seat"] != blinds(short)[1]
+    assert max(sizes(t).values()) - min(sizes(t).values()) <= 2
+    row = Move.objects.get(tournament=t, reason="balance")
+    assert row.event.kind == "elimination" and row.from_seat == m["from"]["seat"]
+
+
+def test_a_table_breaks_the_moment_its_players_fit_elsewhere(director):
+    t = make(director, tables=3, seats=4)
+    entries = register(t, 9, director)  # 3 + 3 + 3 in tables of 4
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    at3 = list(Seat.objects.filter(table__tournament=t, table__number=3)
+               .values_list("entry_id", flat=True))
+    # 8 players fit in 2 tables of 4: table 3 (highest number) breaks first (RULES 3.4/3.5)
+    result = services.elimination_record(tournament_id=t.pk, busts=[(at3[0], 500)])
+    assert Table.objects.get(tournament=t, number=3).status == "broken"
+    reasons = Counter(m["reason"] for m in result["moves"])
+    assert reasons["break"] == 2
+    # two tables left: a redraw follows (RULES 3.7)
+    assert reasons["redraw"] >= 1
+    assert sorted(sizes(t).values()) == [4, 4]
+    assert len(entries) == 9
+
+
+def test_break_order_edited_by_the_director_is_followed(director):
+    t = make(director, tables=3, seats=4)
+    register(t, 9, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    ts.table_break_order_set(tournament_id=t.pk, order=[1, 3, 2])
+    victim = Seat.objects.filter(table__tournament=t, table__number=3).first().entry_id
+    services.elimination_record(tournament_id=t.pk, busts=[(victim, 500)])
+    assert Table.objects.get(tournament=t, number=1).status == "broken"
+    with pytest.raises(DomainError) as err:
+        ts.table_break_order_set(tournament_id=t.pk, order=[2, 2])
+    assert err.value.code == "bad_order"
+
+
+def test_final_table_redraw_puts_everyone_on_one_table_with_a_new_button(director):
+    t = make(director, tables=2, seats=9)
+    entries = register(t, 10, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    result = services.elimination_record(tournament_id=t.pk, busts=[(entries[0].pk, 100)])
+    assert list(sizes(t).values()) == [9]
+    final = Table.objects.get(tournament=t, status="open")
+    assert Seat.objects.filter(table=final, number=final.button_seat).exists()
+    assert not Seat.objects.filter(tournament=t, waits_for_button=True).exists()
+    assert any(m["reason"] == "redraw" for m in result["moves"])
+
+
+def test_simultaneous_eliminations_finish_by_starting_stack_and_tie_when_equal(director):
+    t = make(director, tables=1)
+    e = register(t, 8, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    r = services.elimination_record(
+        tournament_id=t.pk, busts=[(e[0].pk, 300), (e[1].pk, 900), (e[2].pk, 300)]
+    )
+    places = {p["entry"]: (p["place"], p["place_to"]) for p in r["places"]}
+    assert places == {e[1].pk: (6, 6), e[0].pk: (7, 8), e[2].pk: (7, 8)}  # RULES 7.1, 7.2
+
+
+def test_hand_for_hand_busts_of_one_round_count_as_one_hand(director):
+    t = make(director, tables=2)
+    e = register(t, 12, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.hand_for_hand_set(tournament_id=t.pk, on=True)
+    services.elimination_record(tournament_id=t.pk, busts=[(e[0].pk, 2000)])
+    services.elimination_record(tournament_id=t.pk, busts=[(e[1].pk, 5000)])
+    e[0].refresh_from_db()
+    e[1].refresh_from_db()
+    # RULES 7.3: same round → ranked together; the bigger stack finishes higher
+    assert (e[1].place, e[0].place) == (11, 12)
+    services.hand_for_hand_next_round(tournament_id=t.pk)
+    services.elimination_record(tournament_id=t.pk, busts=[(e[2].pk, 9000)])
+    e[2].refresh_from_db()
+    assert e[2].place == 10
+
+
+def test_last_player_standing_wins(director):
+    t = make(director, tables=1)
+    a, b = register(t, 2, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    r = services.elimination_record(tournament_id=t.pk, busts=[(a.pk, 100)])
+    b.refresh_from_db()
+    t.refresh_from_db()
+    assert r["winner"] == b.pk and (b.place, b.place_to) == (1, 1)
+    assert t.status == "finished"
+
+
+def test_eliminating_a_busted_or_unknown_entry_changes_nothing(director, seated_tournament):
+    t = seated_tournament
+    e = Entry.objects.filter(tournament=t).first()
+    services.elimination_record(tournament_id=t.pk, busts=[(e.pk, 100)])
+    n_events = Event.objects.count()
+    for busts, code in (([(e.pk, 100)], "entry_not_seated"), ([(10**9, 5)], "entry_not_found")):
+        with pytest.raises(DomainError) as err:
+            services.elimination_record(tournament_id=t.pk, busts=busts)
+        assert err.value.code == code
+    assert Event.objects.count() == n_events
+
+
+def test_manual_move_unavailable_seat_and_closing_a_table(director):
+    t = make(director, tables=3)
+    register(t, 12, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    mover = Seat.objects.filter(table__tournament=t, table__number=1).first()
+    free = next(n for n in range(1, 10)
+                if not Seat.objects.filter(table__tournament=t, table__number=2, number=n))
+    m = ts.move_manual(tournament_id=t.pk, entry_id=mover.entry_id, table_number=2, seat=free)
+    assert m["reason"] == "manual" and Seat.objects.get(entry_id=mover.entry_id).number == free
+    with pytest.raises(DomainError) as err:
+        ts.seat_set_available(tournament_id=t.pk, table_number=2, seat=free, available=False)
+    assert err.value.code == "seat_occupied"
+    moves = ts.table_close(tournament_id=t.pk, table_number=3)
+    assert Table.objects.get(tournament=t, number=3).status == "broken"
+    assert {m["reason"] for m in moves} <= {"break", "balance", "redraw"}
+    assert Seat.objects.filter(tournament=t).count() == 12
+    assert max(sizes(t).values()) - min(sizes(t).values()) <= 1
+
+
+def test_api_on_a_twenty_table_tournament(director_api):
+    r = director_api.post("/api/v1/tournaments", {"name": "Big", "seats_per_table": 9,
+                                                   "tables": 20, "seed": 3})
+    tid = r.json()["id"]
+    ids = []
+    for i in range(170):
+        r = director_api.post(f"/api/v1/tournaments/{tid}/entries", {"name": f"N{i}"})
+        assert r.status_code == 201
+        ids.append(r.json()["id"])
+    seating = director_api.get(f"/api/v1/tournaments/{tid}/seating").json()
+    counts = sorted(len(tb["seats"]) for tb in seating["tables"])
+    assert seating["players_left"] == 170 and counts[0] >= 8 and counts[-1] <= 9
+    director_api.post(f"/api/v1/tournaments/{tid}/clock", {"action": "start"})
+    total_moves = 0
+    for k in range(0, 60, 3):
+        r = director_api.post(f"/api/v1/tournaments/{tid}/eliminations",
+                              {"entries": [{"id": ids[k], "starting_stack": 100 + k},
+                                           {"id": ids[k + 1], "starting_stack": 100 + k},
+                                           {"id": ids[k + 2], "starting_stack": 50}]})
+        assert r.status_code == 200, r.json()
+        body = r.json()
+        assert sorted(p["place"] for p in body["places"]) in (
+            [168 - k, 168 - k, 170 - k],
+        )
+        total_moves += len(body["moves"])
+        seating = director_api.get(f"/api/v1/tournaments/{tid}/seating").json()
+        open_tables = [tb for tb in seating["tables"] if tb["status"] == "open"]
+        n = [len(tb["seats"]) for tb in open_tables]
+        tol = 2 if len(open_tables) > 6 else 1
+        assert max(n) - min(n) <= tol
+        # the fewest tables that hold the players (RULES 3.4)
+        assert sum(n) > (len(open_tables) - 1) * 9
+    assert total_moves > 0
+    res = director_api.get(f"/api/v1/tournaments/{tid}/results").json()
+    assert len(res["places"]) == 60
