@@ -300,17 +300,23 @@ def _apply_level_windows(t: Tournament, index: int) -> list[str]:
 
 
 def _schedule_next_boundary(t, items, anchor, now) -> None:
+    """After commit, queue an ETA task for each of the next few boundaries, so the worker
+    holds them well before they are due (a stale one, after a pause or a jump, finds nothing
+    to announce: the announcement is derived from the anchors)."""
     if not anchor.running:
         return
-    state = clock_engine.state(items, anchor, now)
-    if state.status != "running" or state.ends_at is None:
+    from datetime import timedelta
+
+    upcoming = clock_engine.boundaries(items, anchor, now, now + timedelta(hours=2))[:3]
+    if not upcoming:
         return
-    tid, expected, eta = t.pk, state.index + 1, state.ends_at
+    tid = t.pk
 
     def send() -> None:
         from tourney.tasks import schedule_clock_tick
 
-        schedule_clock_tick(tid, expected, eta)
+        for index, at in upcoming:
+            schedule_clock_tick(tid, index, at)
 
     transaction.on_commit(send)
 

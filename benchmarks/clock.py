@@ -1,0 +1,106 @@
+"""Clock figures (issue 4): lateness of level events recorded by a real Celery worker over 50
+boundaries, and the time of one clock read (engine and through the service).
+
+    .venv/bin/python benchmarks/clock.py [--boundaries 50] [--seconds 1]
+
+Uses DATABASE_URL / CELERY_BROKER_URL if set (PostgreSQL + Redis), else a scratch SQLite file
+and the embedded filesystem broker in a temporary folder. Targets: median lateness <= 100 ms,
+max <= 1 s; one clock read <= 1 ms."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--boundaries", type=int, default=50)
+    ap.add_argument("--seconds", type=int, default=1)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="clock-bench-"))
+    os.environ.setdefault("TOURNEY_VAR_DIR", str(tmp))
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tourney.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from tourney import services
+    from tourney.engine import clock as clock_engine
+    from tourney.models import Event
+
+    call_command("migrate", verbosity=0)
+    user, _ = get_user_model().objects.get_or_create(username="bench")
+    n = args.boundaries
+    levels = [{"kind": "level", "small_blind": 100, "big_blind": 200, "seconds": args.seconds}]
+    t = services.tournament_create(actor=user, name="Clock bench", tables=0,
+                                   levels=[{**levels[0], "seconds": 5}] + levels * (n + 2))
+    env = dict(os.environ, CLOCK_SWEEP_SECONDS="0.5", PYTHONUNBUFFERED="1")
+    log = (tmp / "worker.log").open("w")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tourney", "worker", "-B", "-s",
+         str(tmp / "beat"), "--pool=threads", "--concurrency=2", "--loglevel=WARNING",
+         "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        time.sleep(4)
+        services.clock_action(tournament_id=t.pk, action="start", actor=user)
+        deadline = time.monotonic() + 5 + n * args.seconds + 10
+        while time.monotonic() < deadline:
+            if Event.objects.filter(tournament=t, kind="level_started").count() >= n:
+                break
+            time.sleep(0.2)
+        lateness = []
+        for e in Event.objects.filter(tournament=t, kind="level_started").order_by("id")[:n]:
+            due = datetime.fromisoformat(e.payload["due"])
+            lateness.append((e.created_at - due).total_seconds() * 1000)
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(20)
+
+    items = services.structure_items(t)
+    anchor = services.anchor_of(t)
+    now = timezone.now()
+    reps = 2000
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        clock_engine.state(items, anchor, now)
+    engine_us = (time.perf_counter() - t0) / reps * 1e6
+    samples = []
+    for _ in range(200):
+        t0 = time.perf_counter()
+        t.refresh_from_db()
+        services.clock_read(t)
+        samples.append((time.perf_counter() - t0) * 1000)
+    db = os.environ["DATABASE_URL"].split(":", 1)[0]
+    broker = os.environ.get("CELERY_BROKER_URL", "filesystem")
+    print(f"clock benchmark — database {db}, broker {broker.split(':', 1)[0]}")
+    print(f"{'figure':<44}{'value':>12}{'target':>12}")
+    if lateness:
+        print(f"{'level events recorded':<44}{len(lateness):>12}{n:>12}")
+        print(f"{'lateness median (ms)':<44}{statistics.median(lateness):>12.1f}{'<= 100':>12}")
+        print(f"{'lateness max (ms)':<44}{max(lateness):>12.1f}{'<= 1000':>12}")
+    else:
+        print("no level event recorded: see", tmp / "worker.log")
+    print(f"{'clock read, engine (us)':<44}{engine_us:>12.1f}{'<= 1000':>12}")
+    print(f"{'clock read, row + levels + engine (ms, median)':<44}"
+          f"{statistics.median(samples):>12.2f}{'<= 1':>12}")
+
+
+if __name__ == "__main__":
+    main()
