@@ -422,3 +422,11 @@ def clock_post(request, tid: int, payload: ClockIn):
 def results_get(request, tid: int):
     _need_desk(request)
     return selectors.results(_tournament(tid))
+
+
+# Routers of their own modules, same auth and error shape.
+from tourney.api_colorup import router as _colorup_router  # noqa: E402
+from tourney.api_money import router as _money_router  # noqa: E402
+
+api.add_router("/", _colorup_router)
+api.add_router("/", _money_router)

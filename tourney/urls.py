@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from tourney.api import api
 from tourney.views import pages
@@ -11,8 +11,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
-    path("td/<int:tournament_id>/", pages.dashboard, name="tourney-dashboard"),
-    path("desk/<int:tournament_id>/", pages.desk, name="tourney-desk"),
-    path("display/<str:token>/", pages.display, name="tourney-display"),
-    path("p/<str:token>/", pages.player_page, name="tourney-player"),
+    path("", include("tourney.urls_dashboard")),
+    path("", include("tourney.urls_desk")),
+    path("", include("tourney.urls_display")),
 ]
