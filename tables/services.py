@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Count, Max
 
 from tables.engine import balancing, seat_draw
@@ -15,8 +14,9 @@ from tables.engine.blinds import released_by_button_move
 from tables.engine.pick import pick_table
 from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
+from tourney.journal import current as journal_current
 from tourney.models import Entry, Event, Tournament
-from tourney.services import lock_tournament, next_rng, record_event
+from tourney.services import next_rng, record_event, tournament_action
 
 MSG_NO_TABLE = "No such table."
 MSG_TABLE_BROKEN = "This table is broken."
@@ -108,6 +108,9 @@ def apply_moves(
         Table.objects.filter(tournament=t, number__in=numbers).values_list("number", "id")
     )
     final = {m.entry: m for m in moves}  # a player may move twice: a break, then a redraw
+    if j := journal_current():
+        j.note_seats(list(final))
+        j.note_entries(list(final))
     Seat.objects.filter(entry_id__in=list(final)).delete()
     Seat.objects.bulk_create(
         Seat(
@@ -143,6 +146,8 @@ def apply_moves(
 
 
 def unseat(t: Tournament, entry_ids: Sequence[int]) -> None:
+    if j := journal_current():
+        j.note_seats(entry_ids)
     Seat.objects.filter(tournament=t, entry_id__in=entry_ids).delete()
 
 
@@ -153,6 +158,8 @@ def tables_open(t: Tournament, *, count: int = 1) -> list[Table]:
         Table(tournament=t, number=n, seats=t.seats_per_table, break_rank=-n)
         for n in range(top + 1, top + 1 + count)
     )
+    if j := journal_current():
+        j.note_created("table", [r.pk for r in rows])
     open_now = Table.objects.filter(tournament=t, status=Table.Status.OPEN).count()
     if open_now > t.started_tables:
         t.started_tables = open_now
@@ -166,6 +173,8 @@ def _maybe_draw_button(t: Tournament, table: em.Table) -> int | None:
         return None
     rng, _ = next_rng(t)
     seat = seat_draw.draw_button(table, rng)
+    if j := journal_current():
+        j.note_tables(numbers=[table.number])
     Table.objects.filter(tournament=t, number=table.number).update(button_seat=seat)
     return seat
 
@@ -182,6 +191,8 @@ def seat_entry(
     number = pick_table(counts, capacity, rng)
     if number is None:
         if not (t.auto_open_tables if may_open is None else may_open):
+            if j := journal_current():
+                j.note_entries([entry.pk])
             Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ALTERNATE)
             entry.status = Entry.Status.ALTERNATE
             return None
@@ -243,6 +254,8 @@ def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
         settings=_settings(t),
         rng=rng,
     )
+    if j := journal_current():
+        j.note_tables(numbers=list(result.broken) + list(result.buttons))
     if result.broken:
         Table.objects.filter(tournament=t, number__in=result.broken).update(
             status=Table.Status.BROKEN, button_seat=None
@@ -250,6 +263,14 @@ def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
     for number, seat in result.buttons.items():
         Table.objects.filter(tournament=t, number=number).update(button_seat=seat)
     written = apply_moves(t, result.moves, event=event)
+    if result.redraw:
+        # RULES 3.7: after a redraw everyone is dealt in, also those who drew their own seat.
+        still = list(Seat.objects.filter(tournament=t, waits_for_button=True)
+                     .values_list("entry_id", flat=True))
+        if still:
+            if j := journal_current():
+                j.note_seats(still)
+            Seat.objects.filter(entry_id__in=still).update(waits_for_button=False)
     return {
         "moves": written,
         "seed": seed,
@@ -265,6 +286,8 @@ def buttons_draw_at_start(t: Tournament, *, actor=None) -> dict[int, int]:
         return {}
     tables = _load(rows)
     rng, seed = next_rng(t)
+    if j := journal_current():
+        j.note_tables(ids=[r.pk for r in rows])
     drawn = {}
     for number, table in sorted(tables.items()):
         if table.players >= 2:
@@ -288,8 +311,9 @@ def _table(t: Tournament, number: int) -> Table:
 def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=None) -> Table:
     """RULES 2.1: the button is at ``seat`` for the table's next hand; players whose wait
     the button passed are dealt in (RULES 1.3)."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    call = {"service": "table_set_button", "kwargs": {"table_number": table_number,
+                                                      "seat": seat}}
+    with tournament_action(tournament_id, call=call) as t:
         row = _table(t, table_number)
         if row.status != Table.Status.OPEN:
             raise DomainError("table_broken", MSG_TABLE_BROKEN, status=409)
@@ -297,6 +321,9 @@ def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=
             raise DomainError("bad_seat", MSG_BAD_SEAT, fields={"seat": MSG_BAD_SEAT})
         table = _load([row])[row.number]
         released = released_by_button_move(table, seat) if row.button_seat is not None else ()
+        if j := journal_current():
+            j.note_tables(ids=[row.pk])
+            j.note_seats(list(released))
         if released:
             Seat.objects.filter(entry_id__in=released).update(waits_for_button=False)
         before = row.button_seat
@@ -313,8 +340,7 @@ def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=
 
 def seating_draw_all(*, tournament_id: int, actor=None) -> list[dict[str, Any]]:
     """Home games: everyone registers, then all seats are drawn at once (RULES 1.1–1.2)."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    with tournament_action(tournament_id) as t:
         if Seat.objects.filter(tournament=t).exists():
             raise DomainError("already_drawn", MSG_DRAW_STARTED, status=409)
         entries = list(
@@ -347,8 +373,7 @@ def table_open(*, tournament_id: int, count: int = 1, actor=None) -> list[Table]
     """The director opens tables (numbered after the highest); they break first (RULES 3.5)."""
     if not 1 <= count <= 100:
         raise DomainError("bad_input", "Open between 1 and 100 tables.", fields={"count": count})
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    with tournament_action(tournament_id) as t:
         rows = tables_open(t, count=count)
         record_event(t, "tables_opened", {"tables": [r.number for r in rows]}, actor)
     return rows
@@ -358,8 +383,7 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
     """Break a table now, out of order (the director's call): its players are put in random
     order and each draws a random open seat among the tables with the fewest players, dealt in
     except between the small blind and the button (RULES 3.6, 1.3); then balancing runs."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    with tournament_action(tournament_id) as t:
         row = _table(t, table_number)
         if row.status != Table.Status.OPEN:
             raise DomainError("table_broken", MSG_TABLE_BROKEN, status=409)
@@ -385,6 +409,8 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
             tables[m.to_table] = tables[m.to_table].with_player(
                 m.to_seat, entry, waits=m.waits_for_button
             )
+        if j := journal_current():
+            j.note_tables(ids=[row.pk])
         Table.objects.filter(pk=row.pk).update(status=Table.Status.BROKEN, button_seat=None)
         written = apply_moves(t, moves, event=event)
         written += rebalance(t, event=event)["moves"]
@@ -395,12 +421,13 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
 
 def table_break_order_set(*, tournament_id: int, order: Sequence[int], actor=None) -> None:
     """RULES 3.5: the director edits the predetermined order (first listed breaks first)."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    with tournament_action(tournament_id) as t:
         rows = _open_tables(t)
         if sorted(order) != sorted(r.number for r in rows):
             raise DomainError("bad_order", MSG_BAD_ORDER, fields={"order": MSG_BAD_ORDER})
         before = _break_order(rows)
+        if j := journal_current():
+            j.note_tables(ids=[r.pk for r in rows])
         by_number = {r.number: r for r in rows}
         for rank, number in enumerate(order, start=1):
             by_number[number].break_rank = rank
@@ -412,13 +439,14 @@ def seat_set_available(
     *, tournament_id: int, table_number: int, seat: int, available: bool, actor=None
 ) -> Table:
     """RULES 1.4: mark an empty seat unavailable (or available again)."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    with tournament_action(tournament_id) as t:
         row = _table(t, table_number)
         if not 1 <= seat <= row.seats:
             raise DomainError("bad_seat", MSG_BAD_SEAT, fields={"seat": MSG_BAD_SEAT})
         if not available and Seat.objects.filter(table=row, number=seat).exists():
             raise DomainError("seat_occupied", MSG_SEAT_OCCUPIED, status=409)
+        if j := journal_current():
+            j.note_tables(ids=[row.pk])
         blocked = set(row.unavailable_seats or ())
         blocked.discard(seat) if available else blocked.add(seat)
         row.unavailable_seats = sorted(blocked)
@@ -433,8 +461,9 @@ def move_manual(
 ) -> dict[str, Any]:
     """The director moves a player to an open seat; the player waits for the button if the
     seat lies between the small blind and the button (RULES 1.3)."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    call = {"service": "move_manual", "kwargs": {"entry_id": entry_id,
+                                                 "table_number": table_number, "seat": seat}}
+    with tournament_action(tournament_id, call=call) as t:
         current = Seat.objects.filter(tournament=t, entry_id=entry_id).select_related("table")
         current = current.first()
         if current is None:

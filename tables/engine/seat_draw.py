@@ -50,7 +50,10 @@ def even_sizes(players: int, capacities: Sequence[int], rng: random.Random) -> l
             fields={"players": players, "seats": sum(capacities)},
             status=409,
         )
-    level, top = 0, max(capacities, default=0)
+    top = max(capacities, default=0)
+    # Every table holds at least min(capacities) players, so start from the level that fills
+    # all tables equally; the loop then runs once or twice when the capacities are alike.
+    level = min(players // len(capacities), *capacities) if capacities else 0
     while level < top and sum(min(c, level + 1) for c in capacities) <= players:
         level += 1
     sizes = [min(c, level) for c in capacities]
@@ -102,12 +105,11 @@ def late_seat(entry: int, tables: Sequence[Table], rng: random.Random) -> Move:
     """
     if entry in entries_of(tables):
         raise DomainError("already_seated", MSG_ALREADY_SEATED, fields={"entry": entry}, status=409)
-    with_room = [(t, t.open_seats()) for t in tables]
-    with_room = [(t, seats) for t, seats in with_room if seats]
+    with_room = [t for t in tables if t.players < t.capacity]
     if not with_room:
         raise DomainError("no_open_seat", MSG_NO_OPEN_SEAT, status=409)
-    fewest = min(t.players for t, _ in with_room)
-    pool = [(t, seat) for t, seats in with_room if t.players == fewest for seat in seats]
+    fewest = min(t.players for t in with_room)
+    pool = [(t, seat) for t in with_room if t.players == fewest for seat in t.open_seats()]
     table, seat = rng.choice(pool)
     return Move(entry, None, None, table.number, seat, "seat", waits_for_button(table, seat))
 

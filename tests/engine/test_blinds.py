@@ -94,6 +94,29 @@ def test_table_is_immutable():
         table.occupants[3] = 9  # type: ignore[index]
 
 
+def test_seating_an_entry_already_at_the_table_is_refused():
+    with pytest.raises(DomainError) as err:
+        parse_table("B1 2 .").with_player(3, 2)
+    assert (err.value.code, err.value.message, err.value.status) == (
+        "invalid_table",
+        model.MSG_ENTRY_TWICE,
+        400,
+    )
+
+
+def test_moving_the_button_off_the_table_is_refused():
+    with pytest.raises(DomainError) as err:
+        parse_table("B1 2 .").with_button(4)
+    assert (err.value.code, err.value.message) == ("invalid_table", model.MSG_BAD_BUTTON)
+
+
+def test_copies_keep_waiting_players_consistent():
+    table = parse_table("B1 . 3 4").with_player(2, 9, waits=True)
+    assert table.picture() == "B1 9w 3 4"
+    assert table.without_seat(2).picture() == "B1 . 3 4"
+    assert table.without_seat(2).waiting == frozenset()
+
+
 def test_seating_on_a_taken_seat_is_refused():
     with pytest.raises(DomainError) as err:
         parse_table("B1 2 .").with_player(2, 9)
@@ -292,11 +315,12 @@ def test_button_move_wraps_around_seat_one():
     assert released_by_button_move(table, 1) == {5, 1}
 
 
-def test_player_who_sat_on_the_button_waits_until_it_comes_back():
-    # RULES 1.3 read literally: released when the seat lies after the old button position.
+def test_player_who_sat_on_the_button_is_dealt_in_once_the_button_moves_on():
+    # RULES 1.3, card-room reading: the button seat waits one hand, not a whole orbit.
     table = parse_table("B1w 2 3 4")
-    assert released_by_button_move(table, 2) == frozenset()
-    assert released_by_button_move(table.with_button(4), 1) == {1}
+    assert released_by_button_move(table, 2) == {1}
+    assert released_by_button_move(parse_table("B1w 2 3w 4"), 2) == {1}
+    assert released_by_button_move(parse_table("B1w 2 3w 4"), 3) == {1, 3}
 
 
 def test_button_that_does_not_move_releases_nobody():

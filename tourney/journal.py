@@ -1,0 +1,168 @@
+"""The undo journal: what one action changed, so that undo restores the state before it.
+
+A write service opens ``journal(t)`` right after locking the tournament row. The low-level
+writers (seats, tables, entries) call ``note_*`` before they change a row; the journal keeps
+the first (the "before") image of each row, and the ids of the rows the action created. The
+service's Event carries the journal in ``payload["undo"]``. Undo restores those images in
+reverse; prizes are derived from places and recomputed afterwards.
+
+Only the rows an action touched are kept, so an elimination at a thousand tables journals a
+few rows, not the room.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from contextlib import contextmanager
+from typing import Any
+
+TOURNAMENT_FIELDS = (
+    "status", "registration_open", "rebuys_open", "started_tables", "draw_counter",
+    "clock_index", "clock_left_ms", "clock_at", "clock_running", "clock_started",
+    "clock_announced", "hand_for_hand", "hand_for_hand_round", "chips_color_up_delta",
+    "frozen_prizes", "payout_percentages",
+)
+ENTRY_FIELDS = (
+    "status", "chips_bought", "paid", "fee_paid", "rebuys", "addons", "place", "place_to",
+    "bust_stack", "bust_hand", "bust_table", "bust_seat", "busted_at", "h4h_round",
+    "deal_amount",
+)
+TABLE_FIELDS = ("status", "button_seat", "break_rank", "unavailable_seats")
+
+_current: contextvars.ContextVar[Journal | None] = contextvars.ContextVar(
+    "tourney_journal", default=None
+)
+# Set while an undone action is redone: its new Event says which one it redoes.
+redoing: contextvars.ContextVar[int | None] = contextvars.ContextVar("tourney_redo", default=None)
+
+
+def _jsonable(v: Any) -> Any:
+    if hasattr(v, "isoformat"):
+        return {"__dt__": v.isoformat()}
+    return v
+
+
+def _restore(v: Any) -> Any:
+    if isinstance(v, dict) and "__dt__" in v:
+        from datetime import datetime
+
+        return datetime.fromisoformat(v["__dt__"])
+    return v
+
+
+class Journal:
+    def __init__(self, t) -> None:
+        self.tournament_id = t.pk
+        self.tournament = {f: _jsonable(getattr(t, f, None)) for f in TOURNAMENT_FIELDS}
+        self.entries: dict[int, dict[str, Any]] = {}
+        self.seats: dict[int, list | None] = {}  # entry id -> [table_id, number, waits] or None
+        self.tables: dict[int, dict[str, Any]] = {}  # table id -> fields
+        self.created: dict[str, list[int]] = {"entry": [], "table": [], "player": []}
+        self.events: list = []  # Event rows recorded by this action; the first is its own
+        self.call: dict[str, Any] | None = None  # how to redo it
+
+    # -- before images
+    def note_entries(self, ids) -> None:
+        from tourney.models import Entry
+
+        todo = [i for i in ids if i not in self.entries]
+        if not todo:
+            return
+        for row in Entry.objects.filter(pk__in=todo).values("pk", *ENTRY_FIELDS):
+            pk = row.pop("pk")
+            self.entries[pk] = {k: _jsonable(v) for k, v in row.items()}
+
+    def note_seats(self, entry_ids) -> None:
+        from tables.models import Seat
+
+        todo = [i for i in entry_ids if i not in self.seats]
+        if not todo:
+            return
+        for i in todo:
+            self.seats[i] = None
+        for e, table_id, number, waits in Seat.objects.filter(entry_id__in=todo).values_list(
+            "entry_id", "table_id", "number", "waits_for_button"
+        ):
+            self.seats[e] = [table_id, number, waits]
+
+    def note_tables(self, *, ids=None, numbers=None) -> None:
+        from tables.models import Table
+
+        qs = Table.objects.filter(tournament_id=self.tournament_id)
+        qs = qs.filter(pk__in=ids) if ids is not None else qs.filter(number__in=numbers)
+        for row in qs.values("pk", *TABLE_FIELDS):
+            pk = row.pop("pk")
+            self.tables.setdefault(pk, row)
+
+    def note_created(self, kind: str, ids) -> None:
+        self.created[kind].extend(ids)
+
+    def as_payload(self) -> dict[str, Any]:
+        return {
+            "tournament_id": self.tournament_id,
+            "tournament": self.tournament,
+            "entries": {str(k): v for k, v in self.entries.items()},
+            "seats": {str(k): v for k, v in self.seats.items()},
+            "tables": {str(k): v for k, v in self.tables.items()},
+            "created": self.created,
+        }
+
+
+def current() -> Journal | None:
+    return _current.get()
+
+
+@contextmanager
+def journal(t):
+    """Journal one action; a service called inside another shares the outer journal. On a
+    clean exit the action's own (first) Event gets the journal in ``payload["undo"]``."""
+    outer = _current.get()
+    if outer is not None:
+        yield outer
+        return
+    j = Journal(t)
+    token = _current.set(j)
+    try:
+        yield j
+        if j.events:
+            event = j.events[0]
+            event.payload = {**event.payload, "undo": j.as_payload(), "events": [
+                e.pk for e in j.events]}
+            if j.call is not None:
+                event.payload["call"] = j.call
+            if redoing.get() is not None:
+                event.payload["redo_of"] = redoing.get()
+            event.save(update_fields=["payload"])
+    finally:
+        _current.reset(token)
+
+
+def restore(payload: dict[str, Any]) -> dict[str, Any]:
+    """Put back the rows an action changed (inside the caller's transaction and lock).
+    Returns the tournament fields for the caller to set on its locked row."""
+    from tables.models import Seat, Table
+    from tourney.models import Entry, Player
+
+    tournament_id = payload["tournament_id"]
+    seats = {int(k): v for k, v in payload["seats"].items()}
+    entries = {int(k): v for k, v in payload["entries"].items()}
+    created = payload["created"]
+    # Free every seat the action touched, then put the old ones back: a batch may swap seats.
+    Seat.objects.filter(entry_id__in=list(seats) + created.get("entry", [])).delete()
+    for pk, fields in entries.items():
+        Entry.objects.filter(pk=pk).update(**{f: _restore(v) for f, v in fields.items()})
+    for pk, fields in payload["tables"].items():
+        Table.objects.filter(pk=int(pk)).update(**fields)
+    if created.get("entry"):
+        Entry.objects.filter(pk__in=created["entry"]).delete()
+    if created.get("player"):
+        Player.objects.filter(pk__in=created["player"], entries__isnull=True).delete()
+    if created.get("table"):
+        Table.objects.filter(pk__in=created["table"]).delete()
+    Seat.objects.bulk_create(
+        Seat(tournament_id=tournament_id, table_id=v[0], number=v[1], entry_id=e,
+             waits_for_button=v[2])
+        for e, v in seats.items()
+        if v is not None
+    )
+    return {f: _restore(v) for f, v in payload["tournament"].items()}
