@@ -122,7 +122,8 @@ except Exception as exc:  # dj-database-url raises several types for a bad URL
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     # A file (not :memory:) so a Celery worker in another process can open the test database.
     _db.setdefault("OPTIONS", {})["timeout"] = 20
-    _db["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # One file per test run, so two runs side by side never share a test database.
+    _db["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
     _db["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     _db["CONN_MAX_AGE"] = 0
 DATABASES = {"default": _db}
