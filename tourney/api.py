@@ -430,3 +430,87 @@ from tourney.api_money import router as _money_router  # noqa: E402
 
 api.add_router("/", _colorup_router)
 api.add_router("/", _money_router)
+
+
+# ---------------------------------------------------------------- structure, undo, audit
+
+from tourney.engine import structure as structure_engine  # noqa: E402
+from tourney.engine.clock import item_to_dict  # noqa: E402
+
+
+@api.get("/tournaments/{tid}/levels", tags=["clock"])
+def levels_get(request, tid: int):
+    _need_desk(request)
+    return {"levels": [item_to_dict(i) for i in services.structure_items(_tournament(tid))]}
+
+
+class LevelsIn(Schema):
+    levels: list[dict[str, Any]] = Field(min_length=1, max_length=500)
+
+
+@api.put("/tournaments/{tid}/levels", tags=["clock"])
+def levels_put(request, tid: int, payload: LevelsIn):
+    _need_director(request)
+    _tournament(tid)
+    items = services.structure_set(tournament_id=tid, levels=payload.levels, actor=request.user)
+    return {"levels": [item_to_dict(i) for i in items]}
+
+
+class GenerateIn(Schema):
+    preset: Literal["regular", "turbo", "deep"] | None = None
+    starting_stack: int = Field(default=10000, ge=100, le=10**9)
+    denominations: list[int] = Field(default=[25, 100, 500, 1000, 5000, 25000], min_length=1,
+                                     max_length=20)
+    level_minutes: int = Field(default=20, ge=1, le=240)
+    target_hours: float = Field(default=8, gt=0, le=72)
+    break_every: int = Field(default=4, ge=1, le=50)
+    break_minutes: int = Field(default=10, ge=1, le=120)
+
+
+@api.post("/structures/generate", tags=["clock"],
+          summary="A structure from presets or the generator (RULES 4.5, 5.1)")
+def structure_generate(request, payload: GenerateIn):
+    if payload.preset:
+        items = structure_engine.preset(payload.preset, starting_stack=payload.starting_stack,
+                                        denominations=tuple(payload.denominations))
+    else:
+        items = structure_engine.generate(
+            starting_stack=payload.starting_stack, denominations=payload.denominations,
+            level_minutes=payload.level_minutes, target_hours=payload.target_hours,
+            break_every=payload.break_every, break_minutes=payload.break_minutes)
+    return {"levels": structure_engine.items_to_data(items)}
+
+
+@api.post("/tournaments/{tid}/undo", tags=["audit"], summary="Undo the last action")
+def undo_post(request, tid: int):
+    from tourney.undo import action_undo
+
+    _need_director(request)
+    _tournament(tid)
+    return action_undo(tournament_id=tid, actor=request.user)
+
+
+@api.post("/tournaments/{tid}/redo", tags=["audit"], summary="Redo the last undone action")
+def redo_post(request, tid: int):
+    from tourney.undo import action_redo
+
+    _need_director(request)
+    _tournament(tid)
+    return action_redo(tournament_id=tid, actor=request.user)
+
+
+@api.get("/tournaments/{tid}/events", tags=["audit"], summary="The event log, newest first")
+def events_get(request, tid: int, kind: str | None = None, limit: int = 100):
+    _need_director(request)
+    t = _tournament(tid)
+    qs = t.events.select_related("actor").order_by("-id")
+    if kind:
+        qs = qs.filter(kind=kind)
+    return {
+        "events": [
+            {"id": e.pk, "kind": e.kind, "at": e.created_at.isoformat(),
+             "actor": e.actor.get_username() if e.actor else None, "undone": e.undone,
+             "payload": {k: v for k, v in e.payload.items() if k not in ("undo", "call")}}
+            for e in qs[: max(1, min(limit, 1000))]
+        ]
+    }

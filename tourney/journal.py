@@ -60,6 +60,7 @@ class Journal:
         self.created: dict[str, list[int]] = {"entry": [], "table": [], "player": []}
         self.events: list = []  # Event rows recorded by this action; the first is its own
         self.call: dict[str, Any] | None = None  # how to redo it
+        self.levels: list[dict[str, Any]] | None = None  # the structure before, if changed
 
     # -- before images
     def note_entries(self, ids) -> None:
@@ -94,6 +95,12 @@ class Journal:
             pk = row.pop("pk")
             self.tables.setdefault(pk, row)
 
+    def note_levels(self, items) -> None:
+        from dataclasses import asdict
+
+        if self.levels is None:
+            self.levels = [dict(asdict(i), color_up=list(i.color_up)) for i in items]
+
     def note_created(self, kind: str, ids) -> None:
         self.created[kind].extend(ids)
 
@@ -105,6 +112,7 @@ class Journal:
             "seats": {str(k): v for k, v in self.seats.items()},
             "tables": {str(k): v for k, v in self.tables.items()},
             "created": self.created,
+            "levels": self.levels,
         }
 
 
@@ -159,6 +167,14 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
         Player.objects.filter(pk__in=created["player"], entries__isnull=True).delete()
     if created.get("table"):
         Table.objects.filter(pk__in=created["table"]).delete()
+    if payload.get("levels") is not None:
+        from tourney.models import Level
+
+        Level.objects.filter(tournament_id=tournament_id).delete()
+        Level.objects.bulk_create(
+            Level(tournament_id=tournament_id, index=i, **item)
+            for i, item in enumerate(payload["levels"])
+        )
     Seat.objects.bulk_create(
         Seat(tournament_id=tournament_id, table_id=v[0], number=v[1], entry_id=e,
              waits_for_button=v[2])

@@ -620,3 +620,40 @@ def hand_for_hand_next_round(*, tournament_id: int, actor=None) -> Tournament:
         t.save(update_fields=["hand_for_hand_round"])
         record_event(t, "hand_for_hand_round", {"round": t.hand_for_hand_round}, actor)
     return t
+
+
+MSG_STRUCTURE_PAST = "Levels already played or running cannot change; edit the ones after."
+MSG_STRUCTURE_PROBLEMS = "The structure breaks the chip rules (RULES 4.5, 5.1)."
+
+
+def structure_set(
+    *, tournament_id: int, levels: list[dict[str, Any]], actor=None, now: datetime | None = None
+) -> tuple[clock_engine.Item, ...]:
+    """Replace the structure (RULES 4.1). Before the start anything goes; once the clock runs,
+    the items up to and including the current one must stay as they are (the clock's anchor
+    stays valid and no played level is rewritten). The new structure must keep every blind and
+    ante a multiple of the smallest chip in play (RULES 4.5) and color up only chips no later
+    level needs (RULES 5.1)."""
+    items = structure_engine.parse_levels(levels)
+    now = now or timezone.now()
+    with tournament_action(tournament_id) as t:
+        old = structure_items(t)
+        if t.clock_started:
+            current = clock_engine.state(old, anchor_of(t), now).index
+            if tuple(items[: current + 1]) != tuple(old[: current + 1]):
+                raise DomainError("structure_past", MSG_STRUCTURE_PAST, status=409,
+                                  fields={"levels": f"keep items 0..{current} unchanged"})
+        chips = list(ChipDenomination.objects.filter(tournament=t).values_list("value", flat=True))
+        problems = structure_engine.check_structure(items, chips)
+        if problems:
+            raise DomainError("bad_structure", MSG_STRUCTURE_PROBLEMS,
+                              fields={"levels": "; ".join(problems)})
+        if not t.clock_started:
+            _store_anchor(t, clock_engine.initial_anchor(items))
+            t.save(update_fields=["clock_index", "clock_left_ms", "clock_at", "clock_running",
+                                  "clock_started"])
+        if j := journal_current():
+            j.note_levels(old)
+        _write_levels(t, items)
+        record_event(t, "structure_set", {"before": len(old), "after": len(items)}, actor)
+    return items

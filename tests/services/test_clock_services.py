@@ -136,3 +136,52 @@ def test_a_twelve_hour_day_with_pauses_has_zero_drift(director):
     run_ms = round((now - T0 - paused_total).total_seconds() * 1000)
     assert s.index == run_ms // 900_000
     assert s.remaining_ms == 900_000 - run_ms % 900_000
+
+
+def test_structure_edit_keeps_played_levels_and_checks_chip_rules(t, director, director_api):
+    url = f"/api/v1/tournaments/{t.pk}/levels"
+    levels = director_api.get(url).json()["levels"]
+    assert [lv["big_blind"] for lv in levels if lv["kind"] == "level"] == [50, 100, 200]
+    with time_machine.travel(T0, tick=False):
+        services.clock_action(tournament_id=t.pk, action="start", actor=director)
+        longer = levels + [{"kind": "level", "small_blind": 200, "big_blind": 400,
+                            "big_blind_ante": 400, "minutes": 20}]
+        r = director_api.put(url, {"levels": longer})
+        assert r.status_code == 200 and len(r.json()["levels"]) == 5
+        # the running level cannot be rewritten
+        first = {k: v for k, v in levels[0].items() if k != "seconds"}
+        r = director_api.put(url, {"levels": [{**first, "minutes": 30}] + levels[1:]})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "structure_past"
+        # RULES 4.5: after the 25s leave, a 125 blind needs 25s: refused
+        bad = levels + [{"kind": "level", "small_blind": 125, "big_blind": 250, "minutes": 20}]
+        r = director_api.put(url, {"levels": bad})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_structure"
+    assert len(director_api.get(url).json()["levels"]) == 5
+
+
+def test_presets_and_generator_through_the_api(director_api):
+    r = director_api.post("/api/v1/structures/generate", {"preset": "regular"})
+    bbs = [lv["big_blind"] for lv in r.json()["levels"] if lv["kind"] == "level"]
+    assert bbs[:5] == [50, 100, 150, 200, 300]
+    r = director_api.post("/api/v1/structures/generate",
+                          {"starting_stack": 20000, "level_minutes": 15, "target_hours": 6})
+    levels = r.json()["levels"]
+    assert r.status_code == 200 and sum(lv.get("seconds", lv.get("minutes", 0) * 60)
+                                        for lv in levels) >= 6 * 3600
+    r = director_api.post("/api/v1/structures/generate", {"preset": "hyper"})
+    assert r.status_code == 400
+
+
+def test_undo_and_redo_through_the_api(t, director, director_api):
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    r = director_api.post(f"/api/v1/tournaments/{t.pk}/undo")
+    assert r.status_code == 200 and r.json()["kind"] == "clock_start"
+    t.refresh_from_db()
+    assert not t.clock_started
+    r = director_api.post(f"/api/v1/tournaments/{t.pk}/redo")
+    assert r.status_code == 200
+    t.refresh_from_db()
+    assert t.clock_started
+    log = director_api.get(f"/api/v1/tournaments/{t.pk}/events").json()["events"]
+    assert [e["kind"] for e in log[:3]] == ["clock_start", "undo", "clock_start"]
+    assert log[2]["undone"] is True and "undo" not in log[0]["payload"]
