@@ -4,8 +4,9 @@ tournament row already locked) or as services of their own (the ``table_*`` func
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
+from django.db import connection
 from django.db.models import Count, Max
 
 from tables.engine import balancing, seat_draw
@@ -29,8 +30,24 @@ MSG_NOBODY_TO_DRAW = "Nobody is waiting for a seat."
 # ---------------------------------------------------------------- reading rows as engine data
 
 
-def _open_tables(t: Tournament) -> list[Table]:
-    return list(Table.objects.filter(tournament=t, status=Table.Status.OPEN).order_by("number"))
+class TableRow(NamedTuple):
+    """The columns of an open table the engines need, without a model instance per table."""
+
+    pk: int
+    number: int
+    seats: int
+    break_rank: int
+    button_seat: int | None
+    unavailable_seats: list[int]
+
+
+def _open_tables(t: Tournament) -> list[TableRow]:
+    return [
+        TableRow(*r)
+        for r in Table.objects.filter(tournament=t, status=Table.Status.OPEN)
+        .order_by("number")
+        .values_list("pk", "number", "seats", "break_rank", "button_seat", "unavailable_seats")
+    ]
 
 
 def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:
@@ -59,13 +76,15 @@ def _load(rows: Sequence[Table]) -> dict[int, em.Table]:
     return {r.number: _engine_table(r, seats[r.pk]) for r in rows}
 
 
-def _counts(t: Tournament) -> dict[int, int]:
-    return dict(
-        Seat.objects.filter(tournament=t, table__status=Table.Status.OPEN)
-        .values_list("table__number")
+def _counts(t: Tournament, rows: Sequence[TableRow]) -> dict[int, int]:
+    """Players per open table (seats only exist at open tables): one grouped query."""
+    by_id = dict(
+        Seat.objects.filter(tournament=t)
+        .values("table_id")
         .annotate(n=Count("id"))
-        .values_list("table__number", "n")
+        .values_list("table_id", "n")
     )
+    return {r.number: by_id.get(r.pk, 0) for r in rows}
 
 
 def _break_order(rows: Sequence[Table]) -> list[int]:
@@ -96,11 +115,27 @@ def _move_dict(m: Move) -> dict[str, Any]:
     }
 
 
+def _insert(model, columns: Sequence[str], rows: Sequence[tuple]) -> None:
+    """A plain multi-row INSERT: a draw writes ten thousand seats in one statement batch,
+    without building a model instance per row."""
+    if not rows:
+        return
+    q = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        q(model._meta.db_table),
+        ", ".join(q(model._meta.get_field(c).column) for c in columns),
+        ", ".join(["%s"] * len(columns)),
+    )
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, list(rows))
+
+
 def apply_moves(
     t: Tournament, moves: Sequence[em.Move], *, event: Event | None
 ) -> list[dict[str, Any]]:
     """Write a batch of moves: the movers leave their seats first, so a batch may swap seats
-    (a redraw) without ever holding two entries in one seat."""
+    (a redraw) without ever holding two entries in one seat. Every move but a first seating
+    is recorded as a Move row (RULES 3.8)."""
     if not moves:
         return []
     numbers = {m.to_table for m in moves}
@@ -111,17 +146,15 @@ def apply_moves(
     if j := journal_current():
         j.note_seats(list(final))
         j.note_entries(list(final))
-    Seat.objects.filter(entry_id__in=list(final)).delete()
-    Seat.objects.bulk_create(
-        Seat(
-            tournament=t,
-            table_id=table_ids[m.to_table],
-            number=m.to_seat,
-            entry_id=m.entry,
-            waits_for_button=m.waits_for_button,
-        )
-        for m in final.values()
+    if any(m.from_table is not None for m in final.values()):
+        Seat.objects.filter(entry_id__in=list(final)).delete()
+    _insert(
+        Seat,
+        ("tournament", "table", "number", "entry", "waits_for_button"),
+        [(t.pk, table_ids[m.to_table], m.to_seat, m.entry, m.waits_for_button)
+         for m in final.values()],
     )
+    recorded = [m for m in moves if m.reason != "seat"]
     rows = Move.objects.bulk_create(
         Move(
             tournament=t,
@@ -134,15 +167,28 @@ def apply_moves(
             reason=m.reason,
             waits_for_button=m.waits_for_button,
         )
-        for m in moves
+        for m in recorded
     )
     if any(r.pk is None for r in rows):  # backends without RETURNING ids on bulk insert
-        rows = list(Move.objects.filter(event=event).order_by("id"))[-len(moves) :]
-    seated = [m.entry for m in moves]
-    Entry.objects.filter(pk__in=seated).exclude(status=Entry.Status.SEATED).update(
-        status=Entry.Status.SEATED
-    )
-    return [_move_dict(r) for r in rows]
+        rows = list(Move.objects.filter(event=event).order_by("id"))[-len(recorded):]
+    newly = [m.entry for m in moves if m.from_table is None]
+    if newly:
+        Entry.objects.filter(pk__in=newly).exclude(status=Entry.Status.SEATED).update(
+            status=Entry.Status.SEATED
+        )
+    ids = iter([r.pk for r in rows])
+    return [
+        {
+            "id": next(ids) if m.reason != "seat" else None,
+            "entry": m.entry,
+            "from": None if m.from_table is None else {"table": m.from_table,
+                                                       "seat": m.from_seat},
+            "to": {"table": m.to_table, "seat": m.to_seat},
+            "reason": m.reason,
+            "waits_for_button": m.waits_for_button,
+        }
+        for m in moves
+    ]
 
 
 def unseat(t: Tournament, entry_ids: Sequence[int]) -> None:
@@ -186,7 +232,7 @@ def seat_entry(
     seat is taken, open a table if the director allows it, else the entry is an alternate."""
     rows = _open_tables(t)
     capacity = {r.number: r.seats - len(r.unavailable_seats or ()) for r in rows}
-    counts = _counts(t)
+    counts = _counts(t, rows)
     rng, seed = next_rng(t)
     number = pick_table(counts, capacity, rng)
     if number is None:
@@ -238,8 +284,7 @@ def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
     if not rows:
         return {"moves": [], "seed": None}
     by_number = {r.number: r for r in rows}
-    counts = _counts(t)
-    counts = {r.number: counts.get(r.number, 0) for r in rows}
+    counts = _counts(t, rows)
     capacity = {r.number: r.seats - len(r.unavailable_seats or ()) for r in rows}
     rng, seed = next_rng(t)
 
@@ -391,7 +436,7 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
         if not others:
             raise DomainError("last_table", MSG_LAST_TABLE, status=409)
         leaving = _load([row])[table_number]
-        counts = _counts(t)
+        counts = _counts(t, others)
         room = sum(r.seats - len(r.unavailable_seats or ()) - counts.get(r.number, 0)
                    for r in others)
         if leaving.players > room:
@@ -422,7 +467,7 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
 def table_break_order_set(*, tournament_id: int, order: Sequence[int], actor=None) -> None:
     """RULES 3.5: the director edits the predetermined order (first listed breaks first)."""
     with tournament_action(tournament_id) as t:
-        rows = _open_tables(t)
+        rows = list(Table.objects.filter(tournament=t, status=Table.Status.OPEN))
         if sorted(order) != sorted(r.number for r in rows):
             raise DomainError("bad_order", MSG_BAD_ORDER, fields={"order": MSG_BAD_ORDER})
         before = _break_order(rows)

@@ -39,7 +39,7 @@ def test_registration_fills_the_fewest_tables_evenly(director):
     t = make(director, tables=3)
     register(t, 14, director)
     assert sorted(sizes(t).values()) == [4, 5, 5]  # RULES 1.2/1.3
-    assert Move.objects.filter(tournament=t, reason="seat").count() == 14
+    assert not Move.objects.filter(tournament=t).exists()  # first seatings are not moves (3.8)
     assert Event.objects.filter(tournament=t, kind="entry_registered").count() == 14
 
 
