@@ -58,7 +58,7 @@ class Journal:
         self.seats: dict[int, list | None] = {}  # entry id -> [table_id, number, waits] or None
         self.tables: dict[int, dict[str, Any]] = {}  # table id -> fields
         self.created: dict[str, list[int]] = {"entry": [], "table": [], "player": []}
-        self.events: list = []  # Event rows recorded by this action; the first is its own
+        self.events: list = []  # Event rows recorded by this action; the last is its own
         self.call: dict[str, Any] | None = None  # how to redo it
         self.levels: list[dict[str, Any]] | None = None  # the structure before, if changed
 
@@ -133,7 +133,7 @@ def journal(t):
     try:
         yield j
         if j.events:
-            event = j.events[0]
+            event = j.events[-1]  # the action's own event comes last (after e.g. buttons_drawn)
             event.payload = {**event.payload, "undo": j.as_payload(), "events": [
                 e.pk for e in j.events]}
             if j.call is not None:

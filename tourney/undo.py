@@ -21,6 +21,9 @@ from tourney.services import lock_tournament, record_event
 # Transitions the clock derives by itself: announcing them again is the clock's job.
 AUTOMATIC = {"level_started", "break_started"}
 MSG_NOTHING_TO_UNDO = "There is nothing to undo."
+MSG_CANNOT_UNDO = "The last action ({kind}) cannot be undone here; it has an undo of its own."
+# The bottom of the stack: nothing before these is undone.
+NO_UNDO_NEEDED = {"tournament_created"}
 MSG_NOTHING_TO_REDO = "There is nothing to redo."
 MSG_CANNOT_REDO = "This action cannot be redone automatically; do it again by hand."
 
@@ -35,9 +38,15 @@ def _journaled(t: Tournament):
 
 
 def undo_target(t: Tournament) -> Event | None:
-    for e in _journaled(t).filter(undone=False).iterator(chunk_size=50):
+    """The last action not undone yet. Actions that keep no journal (a chip race, with its own
+    undo) stop the walk: undoing past them would lose what they did."""
+    for e in _journaled(t).filter(undone=False).exclude(kind="undo").iterator(chunk_size=50):
         if "undo" in (e.payload or {}):
             return e
+        if e.kind in NO_UNDO_NEEDED:
+            return None
+        raise DomainError("cannot_undo", MSG_CANNOT_UNDO.format(kind=e.kind), status=409,
+                          fields={"event": e.pk, "kind": e.kind})
     return None
 
 

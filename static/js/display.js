@@ -1,0 +1,475 @@
+/* Public display (TV) and player phone page.
+ *
+ * The clock is derived, never counted (RULES 4.3): the state carries `remaining_ms` at
+ * `server_time_ms` and the items that follow, so this script computes the countdown from the
+ * server's time (offset measured once per poll, the least-delayed sample wins) and rolls over
+ * to the next level by itself at zero; the next poll confirms. Polls send If-None-Match and
+ * mostly get 304. No inline script anywhere: the first state is JSON data in the page.
+ *
+ * URL options (TV): ?view=clock|seating shows one view, ?rotate=20 seconds per view,
+ * ?page=10 seconds per seating page, ?sound=1 starts unmuted, ?poll=1 seconds between polls.
+ */
+(function () {
+  "use strict";
+
+  var dataEl = document.getElementById("display-state");
+  if (!dataEl) return;
+  var body = document.body;
+  var mode = body.dataset.mode || "tv";
+  var params = new URLSearchParams(window.location.search);
+  var state = JSON.parse(dataEl.textContent);
+  var etag = state.etag;
+
+  function numParam(name, fallback, min, max) {
+    var v = parseFloat(params.get(name));
+    if (!isFinite(v)) return fallback;
+    return Math.min(max, Math.max(min, v));
+  }
+
+  var POLL_MS = numParam("poll", mode === "tv" ? 1 : 5, 0.5, 60) * 1000;
+  var ROTATE_MS = numParam("rotate", 20, 5, 3600) * 1000;
+  var PAGE_MS = numParam("page", 10, 3, 600) * 1000;
+  var VIEW = params.get("view");
+
+  function $(id) { return document.getElementById(id); }
+
+  // ------------------------------------------------------------ server time
+
+  var samples = []; // [{offset, rtt}]: offset = server - client
+  var offset = 0;
+
+  function addSample(serverMs, sentAt, receivedAt) {
+    samples.push({ offset: serverMs - (sentAt + receivedAt) / 2, rtt: receivedAt - sentAt });
+    if (samples.length > 8) samples.shift();
+    var best = samples[0];
+    for (var i = 1; i < samples.length; i++) if (samples[i].rtt < best.rtt) best = samples[i];
+    offset = best.offset;
+  }
+
+  function serverNow() { return Date.now() + offset; }
+
+  // A first, rough sample from the page itself (its load time is the round trip); the polls'
+  // quicker samples replace it.
+  if (body.dataset.serverNow) {
+    var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    var origin = performance.timeOrigin || Date.now();
+    if (nav && nav.responseStart > 0) {
+      addSample(Number(body.dataset.serverNow), origin + nav.requestStart, origin + nav.responseStart);
+    } else {
+      addSample(Number(body.dataset.serverNow), origin, Date.now());
+    }
+  }
+
+  // ------------------------------------------------------------ formatting
+
+  function chips(n) { return Number(n).toLocaleString("en-US"); }
+
+  function duration(ms) {
+    if (ms === null || ms === undefined) return "–";
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    var ss = (sec < 10 ? "0" : "") + sec;
+    if (h) return h + ":" + (m < 10 ? "0" : "") + m + ":" + ss;
+    return m + ":" + ss;
+  }
+
+  function blinds(item) {
+    return item && item.kind === "level" ? chips(item.small_blind) + " / " + chips(item.big_blind) : "";
+  }
+
+  function ante(item) {
+    if (!item || item.kind !== "level") return "";
+    if (item.big_blind_ante) return "BB ante " + chips(item.big_blind_ante);
+    if (item.ante) return "Ante " + chips(item.ante);
+    return "No ante";
+  }
+
+  function colorUp(item) {
+    if (!item || item.kind !== "break" || !item.color_up || !item.color_up.length) return "";
+    var names = item.color_up.map(function (v) {
+      var color = state.chips[String(v)] || "";
+      return (color ? color + " " : "") + chips(v) + "s";
+    });
+    return "Color-up: the " + names.join(" and ") + " leave play";
+  }
+
+  function nextText(item) {
+    if (!item) return "Last level";
+    if (item.kind === "break") return "Break · " + duration(item.seconds * 1000);
+    var a = ante(item);
+    return blinds(item) + (a !== "No ante" ? " · " + a : "");
+  }
+
+  // ------------------------------------------------------------ the clock
+
+  /* Where the clock is at server time `now`: the walk of RULES 4.3 over the items we hold. */
+  function clockAt(now) {
+    var items = state.items, i = 0, remaining = state.remaining_ms, status = state.status;
+    var waiting = false;
+    if (status === "running") {
+      remaining -= now - state.server_time_ms;
+      while (remaining <= 0 && i + 1 < items.length) {
+        i += 1;
+        remaining += items[i].seconds * 1000;
+      }
+      if (remaining <= 0) {
+        remaining = 0;
+        if (state.more_items) waiting = true; // beyond what we hold: the next poll tells
+        else status = "finished";
+      }
+    }
+    var toBreak = null;
+    if (status !== "finished" && items[i] && items[i].kind !== "break") {
+      var acc = remaining;
+      for (var j = i + 1; j < items.length; j++) {
+        if (items[j].kind === "break") { toBreak = acc; break; }
+        acc += items[j].seconds * 1000;
+      }
+    }
+    return {
+      index: state.level_index + i,
+      item: items[i],
+      next: items[i + 1] || null,
+      remaining: remaining,
+      status: status,
+      waiting: waiting,
+      toBreak: toBreak,
+      hasNext: i + 1 < items.length || state.more_items
+    };
+  }
+
+  function setText(id, text) {
+    var el = $(id);
+    if (el && el.textContent !== text) el.textContent = text;
+    return el;
+  }
+
+  function show(id, visible) {
+    var el = $(id);
+    if (el) el.hidden = !visible;
+  }
+
+  var lastIndex = null;
+  var lastRemaining = null;
+
+  function renderClock() {
+    var c = clockAt(serverNow());
+    var item = c.item || {};
+    var isBreak = item.kind === "break";
+    setText("level-title", isBreak ? "Break" : (item.number ? "Level " + item.number : ""));
+    var cd = setText("countdown", c.status === "finished" ? "0:00" : duration(c.remaining));
+    if (cd) cd.classList.toggle("long", cd.textContent.length > 5);
+    var note = { not_started: "Starting soon", paused: "Paused", finished: "Tournament complete" }[c.status] || "";
+    setText("clock-note", note);
+    show("clock-note", !!note);
+    setText("blinds", blinds(item));
+    setText("ante", ante(item));
+    show("blinds", !isBreak);
+    show("ante", !isBreak);
+    var cu = colorUp(item);
+    setText("color-up", cu);
+    show("color-up", !!cu);
+    setText("next-level", c.hasNext ? nextText(c.next) : "Last level");
+    setText("next-break", isBreak ? "Now" : duration(c.toBreak));
+
+    var running = c.status === "running";
+    body.classList.toggle("is-break", isBreak);
+    body.classList.toggle("is-running", running);
+    body.classList.toggle("is-paused", c.status === "paused");
+    body.classList.toggle("is-not_started", c.status === "not_started");
+    body.classList.toggle("is-finished", c.status === "finished");
+    body.classList.toggle("is-last-minute", running && c.remaining <= 60000);
+
+    if (lastIndex !== null && c.index !== lastIndex) {
+      body.dataset.switchedAt = String(Date.now());
+      if (running) chime("level");
+    } else if (running && lastRemaining !== null && lastRemaining > 60000 && c.remaining <= 60000) {
+      chime("warning");
+    }
+    body.dataset.levelIndex = String(c.index);
+    lastIndex = c.index;
+    lastRemaining = running ? c.remaining : null;
+    return c;
+  }
+
+  var tickTimer = null;
+  function tick() {
+    clearTimeout(tickTimer);
+    var c = renderClock();
+    // Wake just after the displayed second changes, so seconds flip on time and never drift.
+    var delay = 1000;
+    if (c.status === "running" && !c.waiting) delay = (c.remaining % 1000) + 3;
+    tickTimer = setTimeout(tick, Math.max(10, Math.min(1000, delay)));
+  }
+
+  // ------------------------------------------------------------ sound (Web Audio, no files)
+
+  var audio = null;
+  var soundOn = params.get("sound") === "1";
+
+  function ensureAudio() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return null;
+    if (!audio) audio = new Ctx();
+    if (audio.state === "suspended") audio.resume();
+    return audio;
+  }
+
+  function tone(ctx, freq, at, length, volume) {
+    var osc = ctx.createOscillator();
+    var gain = ctx.createGain();
+    osc.type = "sine";
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.0001, at);
+    gain.gain.exponentialRampToValueAtTime(volume, at + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
+    osc.connect(gain);
+    gain.connect(ctx.destination);
+    osc.start(at);
+    osc.stop(at + length + 0.05);
+  }
+
+  function chime(kind) {
+    body.dataset.lastChime = kind;
+    if (!soundOn) return;
+    var ctx = ensureAudio();
+    if (!ctx) return;
+    var t = ctx.currentTime + 0.05;
+    if (kind === "level") {
+      [523.25, 659.25, 783.99, 1046.5].forEach(function (f, k) { tone(ctx, f, t + k * 0.28, 0.9, 0.35); });
+    } else {
+      [880, 880].forEach(function (f, k) { tone(ctx, f, t + k * 0.45, 0.3, 0.3); });
+    }
+  }
+
+  function renderSound() {
+    var btn = $("sound");
+    if (!btn) return;
+    btn.textContent = soundOn ? "Sound on" : "Sound off · click to turn on";
+    btn.setAttribute("aria-pressed", soundOn ? "true" : "false");
+    btn.classList.toggle("on", soundOn);
+  }
+
+  if (mode === "tv") {
+    if (soundOn) ensureAudio();
+    document.addEventListener("click", function (ev) {
+      var onButton = ev.target && ev.target.id === "sound";
+      soundOn = onButton ? !soundOn : true;
+      if (soundOn) ensureAudio();
+      renderSound();
+    });
+    renderSound();
+  }
+
+  // ------------------------------------------------------------ stats and payouts
+
+  function renderStats() {
+    setText("players-left", String(state.players_left));
+    setText("entries", String(state.entries));
+    setText("average-stack", chips(state.average_stack));
+    setText("prize-pool", state.prize_pool);
+    show("badge-h4h", !!state.hand_for_hand);
+    show("badge-final", state.tables_in_play === 1 && state.status !== "not_started");
+    var list = $("payouts");
+    if (list) {
+      var frag = document.createDocumentFragment();
+      state.payouts.forEach(function (p) {
+        var li = document.createElement("li");
+        li.appendChild(span("place", p.places));
+        li.appendChild(span("amount", p.amount));
+        frag.appendChild(li);
+      });
+      list.replaceChildren(frag);
+    }
+  }
+
+  function span(cls, text) {
+    var el = document.createElement("span");
+    el.className = cls;
+    el.textContent = text;
+    return el;
+  }
+
+  // ------------------------------------------------------------ seating board (TV)
+
+  var page = 0;
+  var pageCount = 1;
+
+  function isRecent(at) { return at && serverNow() - at < state.recent_ms; }
+
+  function seatRow(row) {
+    var li = document.createElement("li");
+    li.className = "seat-row" + (isRecent(row[3]) ? " moved" : "");
+    li.appendChild(span("who", row[0]));
+    li.appendChild(span("tbl", String(row[1])));
+    li.appendChild(span("st", String(row[2])));
+    return li;
+  }
+
+  /* How many rows fit: the board's height over one row's, times the columns the CSS sets. */
+  function pageSize(board) {
+    var probe = seatRow(["Mm", 1, 1, 0]);
+    probe.style.visibility = "hidden";
+    board.replaceChildren(probe);
+    var rowH = probe.getBoundingClientRect().height || 1;
+    var styles = getComputedStyle(board);
+    var gap = parseFloat(styles.rowGap) || 0;
+    var cols = parseInt(styles.getPropertyValue("--cols"), 10) || 4;
+    var rows = Math.max(1, Math.floor((board.clientHeight + gap) / (rowH + gap)));
+    board.style.setProperty("--rows", String(rows));
+    return rows * cols;
+  }
+
+  function renderSeating() {
+    var board = $("seating-board");
+    var view = $("seating-view");
+    if (!board || !view || view.hidden) return;
+    var rows = state.seating;
+    var size = pageSize(board);
+    pageCount = Math.max(1, Math.ceil(rows.length / size));
+    if (page >= pageCount) page = 0;
+    var frag = document.createDocumentFragment();
+    rows.slice(page * size, (page + 1) * size).forEach(function (r) { frag.appendChild(seatRow(r)); });
+    board.replaceChildren(frag);
+    setText("seating-count", String(rows.length));
+    setText("seating-page", pageCount > 1 ? "Page " + (page + 1) + " of " + pageCount : "");
+
+    var moves = $("moves");
+    if (moves) {
+      var mf = document.createDocumentFragment();
+      state.moves.filter(function (m) { return isRecent(m.at); }).forEach(function (m) {
+        var li = document.createElement("li");
+        li.appendChild(span("who", m.name));
+        var mv = span("move", m.from[0] + "·" + m.from[1] + " → ");
+        var to = document.createElement("b");
+        to.textContent = m.to[0] + "·" + m.to[1];
+        mv.appendChild(to);
+        li.appendChild(mv);
+        mf.appendChild(li);
+      });
+      if (!mf.childNodes.length) mf.appendChild(span("none", "No moves"));
+      moves.replaceChildren(mf);
+    }
+  }
+
+  // ------------------------------------------------------------ views and rotation (TV)
+
+  var current = null;
+  var viewTimer = null;
+  var seatingUntil = 0;
+
+  function showView(name) {
+    current = name;
+    body.dataset.view = name;
+    $("clock-view").hidden = name !== "clock";
+    $("seating-view").hidden = name !== "seating";
+    if (name === "seating") renderSeating();
+  }
+
+  function cycle() {
+    clearTimeout(viewTimer);
+    if (VIEW === "clock" || VIEW === "seating") {
+      if (current !== VIEW) { page = 0; showView(VIEW); }
+      else if (VIEW === "seating") { page = (page + 1) % pageCount; renderSeating(); }
+      if (VIEW === "seating") viewTimer = setTimeout(cycle, PAGE_MS);
+      return;
+    }
+    if (current === "clock") {
+      page = 0;
+      showView("seating");
+      seatingUntil = Date.now() + Math.max(ROTATE_MS, pageCount * PAGE_MS);
+      viewTimer = setTimeout(cycle, Math.min(PAGE_MS, ROTATE_MS));
+    } else if (current === "seating" && Date.now() + 50 < seatingUntil && page + 1 < pageCount) {
+      page += 1;
+      renderSeating();
+      viewTimer = setTimeout(cycle, Math.min(PAGE_MS, seatingUntil - Date.now()));
+    } else if (current === "seating" && Date.now() + 50 < seatingUntil) {
+      viewTimer = setTimeout(cycle, seatingUntil - Date.now());
+    } else {
+      showView("clock");
+      viewTimer = setTimeout(cycle, ROTATE_MS);
+    }
+  }
+
+  // ------------------------------------------------------------ find my seat (phone)
+
+  function refreshFind(query) {
+    var url = body.dataset.findUrl;
+    var results = $("find-results");
+    if (!url || !results || !query) return;
+    fetch(url + "?name=" + encodeURIComponent(query), { cache: "no-store", credentials: "omit" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html === null) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("find-results");
+        var old = $("find-results");
+        if (fresh && old) old.replaceWith(document.importNode(fresh, true));
+      })
+      .catch(function () { /* the page keeps what it shows */ });
+  }
+
+  function findQuery() {
+    var input = $("find-name");
+    return input ? input.value.trim() : "";
+  }
+
+  if (mode === "phone") {
+    var form = $("find-form");
+    if (form) {
+      form.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        var q = findQuery();
+        var url = new URL(window.location.href);
+        url.searchParams.set("name", q);
+        window.history.replaceState(null, "", url);
+        refreshFind(q);
+      });
+    }
+  }
+
+  // ------------------------------------------------------------ polling
+
+  var failures = 0;
+  function poll() {
+    var sentAt = Date.now();
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(body.dataset.stateUrl, { headers: headers, cache: "no-store", credentials: "omit" })
+      .then(function (r) {
+        var receivedAt = Date.now();
+        var serverMs = Number(r.headers.get("X-Server-Time"));
+        if (serverMs) addSample(serverMs, sentAt, receivedAt);
+        if (r.status === 304) return null;
+        if (!r.ok) throw new Error("state " + r.status);
+        return r.json();
+      })
+      .then(function (fresh) {
+        failures = 0;
+        show("offline", false);
+        if (!fresh) return;
+        state = fresh;
+        etag = fresh.etag;
+        renderStats();
+        tick();
+        if (mode === "tv" && current === "seating") renderSeating();
+        if (mode === "phone") refreshFind(findQuery());
+      })
+      .catch(function () {
+        failures += 1;
+        if (failures >= 3) show("offline", true); // the clock keeps counting regardless
+      })
+      .then(function () { setTimeout(poll, POLL_MS); });
+  }
+
+  // ------------------------------------------------------------ start
+
+  window.addEventListener("resize", function () { if (current === "seating") renderSeating(); });
+  renderStats();
+  tick();
+  if (mode === "tv") {
+    showView(VIEW === "seating" ? "seating" : "clock");
+    if (VIEW === "seating") viewTimer = setTimeout(cycle, PAGE_MS);
+    else if (VIEW !== "clock") viewTimer = setTimeout(cycle, ROTATE_MS);
+  }
+  setTimeout(poll, POLL_MS);
+})();

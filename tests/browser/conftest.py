@@ -1,0 +1,113 @@
+"""Browser tests: Debian's Chromium driven through Playwright's sync API.
+
+Every test here is marked ``browser``. When /usr/bin/chromium is missing the tests skip with
+the reason, unless REQUIRE_BROWSER=1 (then they fail). Use ``page`` (a fresh context at
+1920x1080; ``page.set_viewport_size`` for others) against ``live_server.url``, and
+``screenshot(page, name)`` to save artifacts/screenshots/<name>.png (gitignored). Tests that
+use the live server need ``@pytest.mark.django_db(transaction=True)``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run
+# next to it without this (the ORM calls here are synchronous and safe).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+REQUIRE_BROWSER = os.environ.get("REQUIRE_BROWSER") == "1"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--autoplay-policy=no-user-gesture-required",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+RESOLUTIONS = {"1366x768": (1366, 768), "1920x1080": (1920, 1080), "3840x2160": (3840, 2160)}
+
+
+def _missing_reason() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"Chromium is not installed at {CHROMIUM}"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is not installed"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(here):
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("browser") is None:
+        return
+    reason = _missing_reason()
+    if reason:
+        if REQUIRE_BROWSER:
+            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    reason = _missing_reason()
+    if reason:
+        if REQUIRE_BROWSER:
+            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+        pw.stop()
+
+
+@pytest.fixture
+def page(browser) -> Iterator:
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on(
+        "console",
+        lambda msg: errors.append(msg.text) if msg.type == "error" and "CSP" in msg.text else None,
+    )
+    pg.js_errors = errors  # a test may assert the page ran without script or CSP errors
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def live_url(live_server) -> str:
+    """The live server's base URL without the trailing slash."""
+    return live_server.url.rstrip("/")
+
+
+@pytest.fixture
+def screenshot() -> Callable:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(pg, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        pg.screenshot(path=str(path))
+        return path
+
+    return take

@@ -1,0 +1,94 @@
+"""API v1 endpoints for the color-up at a break (RULES 5), mounted by tourney/api.py. Thin:
+the services and reads are tourney/colorup.py. Reading is for the desk too (API.md: the desk
+reads); racing, undoing and finishing are the director's."""
+
+from __future__ import annotations
+
+from ninja import Field, Router, Schema, Status
+
+# The router exists before tourney.api is imported, so importing this module first works too.
+router = Router(tags=["colorup"])
+
+from tourney import colorup  # noqa: E402
+from tourney.api import _int_key, _need_desk, _need_director, _tournament  # noqa: E402
+
+MAX_SEATS = 100
+
+
+class ChipRaceTableIn(Schema):
+    remove: int = Field(ge=1, le=10**9)
+    odd_chips: dict[str, int] = Field(default_factory=dict, max_length=MAX_SEATS)
+    whole_stack: dict[str, bool] = Field(default_factory=dict, max_length=MAX_SEATS)
+    cards: dict[str, list[str]] | None = Field(default=None, max_length=MAX_SEATS)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    counted: int | None = Field(default=None, ge=0, le=colorup.MAX_COUNTED)
+
+
+class ChipRaceUndoIn(Schema):
+    remove: int = Field(ge=1, le=10**9)
+
+
+class ColorUpFinishIn(Schema):
+    denominations: list[int] = Field(min_length=1, max_length=20)
+    force: bool = False
+
+
+@router.get("/tournaments/{tid}/color-up", summary="The color-up under way (RULES 5)")
+def colorup_get(request, tid: int):
+    _need_desk(request)
+    return colorup.colorup_pending(_tournament(tid))
+
+
+@router.get("/tournaments/{tid}/color-up/rack-plan", summary="Chips each table needs")
+def colorup_rack_plan_get(request, tid: int):
+    _need_desk(request)
+    return colorup.colorup_rack_plan(_tournament(tid))
+
+
+@router.post(
+    "/tournaments/{tid}/tables/{number}/chip-race",
+    response={201: dict},
+    summary="Race one table's odd chips (RULES 5.2-5.8)",
+)
+def chip_race_table(request, tid: int, number: int, payload: ChipRaceTableIn):
+    _need_director(request)
+    cards = None
+    if payload.cards is not None:
+        cards = {_int_key(k, "cards"): tuple(v) for k, v in payload.cards.items()}
+    result = colorup.colorup_race_table(
+        tournament_id=tid,
+        table_number=number,
+        remove=payload.remove,
+        odd_chips={_int_key(k, "odd_chips"): v for k, v in payload.odd_chips.items()},
+        whole_stack=[_int_key(k, "whole_stack") for k, v in payload.whole_stack.items() if v],
+        cards=cards,
+        seed=payload.seed,
+        counted=payload.counted,
+        actor=request.user,
+    )
+    return Status(201, result)
+
+
+@router.post("/tournaments/{tid}/tables/{number}/chip-race/undo", summary="Undo a table's race")
+def chip_race_undo(request, tid: int, number: int, payload: ChipRaceUndoIn):
+    _need_director(request)
+    return colorup.colorup_race_undo(
+        tournament_id=tid, table_number=number, remove=payload.remove, actor=request.user
+    )
+
+
+@router.post("/tournaments/{tid}/color-up/finish", summary="Take the raced chips out of play")
+def colorup_finish(request, tid: int, payload: ColorUpFinishIn):
+    _need_director(request)
+    result = colorup.colorup_finish(
+        tournament_id=tid,
+        denominations=payload.denominations,
+        force=payload.force,
+        actor=request.user,
+    )
+    pending = colorup.colorup_pending(_tournament(tid))
+    return {
+        **result,
+        "total_chips": pending["total_chips"],
+        "average_stack": pending["average_stack"],
+    }

@@ -1,0 +1,479 @@
+"""What the public screens (the TV display and the player phone page) may show. No writes.
+
+Anyone holding a tournament's display token reads this, so it carries the clock, the field
+and the money totals, and of each player only the name the director allows
+(``Tournament.public_names``) with their table and seat: no ids, no payments, no prizes of
+named players.
+
+The state endpoint answers most polls with 304 from a cached version string (the ETag) and
+builds the state only when the tournament changed: every service write bumps
+``Tournament.version`` through ``record_event``, and a clock anchor change is part of the ETag
+too. A running clock crosses levels without any write, so the state carries the next items
+and the browser rolls over by itself (RULES 4.3: the clock is derived, never counted).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Sum
+from django.utils import timezone
+
+from tables.models import Move, Seat, Table
+from tourney.engine import clock as clock_engine
+from tourney.models import ChipDenomination, Entry, Tournament
+from tourney.money import pool_of, prizes_of
+from tourney.selectors import clock_payload
+from tourney.services import structure_items
+
+# Bump when the state's shape changes, so browsers holding an old ETag get the new shape.
+STATE_FORMAT = 1
+ETAG_TTL_SECONDS = 1
+STATE_TTL_SECONDS = 10
+RECENT_MOVES_MINUTES = 10
+UPCOMING_ITEMS = 12
+FIND_MIN_CHARS = 2
+FIND_MAX_CHARS = 60
+FIND_LIMIT = 10
+MY_MOVES_LIMIT = 5
+
+MSG_FIND_TOO_SHORT = "Type at least 2 letters of your name."
+MSG_FIND_TOO_LONG = "That is longer than any name here."
+MSG_FIND_NONE = "No player in the tournament matches that name."
+MSG_FIND_TOO_MANY = "More than 10 players match: type more of your name."
+
+
+# ---------------------------------------------------------------- names and numbers
+
+
+def public_name(style: str, name: str, nickname: str = "") -> str:
+    """The name as the director allows it on public screens: the full name, the first name and
+    the initial of the last, or the nickname (falling back to first name and initial)."""
+    words = (name or "").split()
+    if style == Tournament.NameStyle.FULL:
+        return " ".join(words)
+    if style == Tournament.NameStyle.NICKNAME and (nickname or "").strip():
+        return " ".join(nickname.split())
+    if len(words) <= 1:
+        return words[0] if words else ""
+    return f"{words[0]} {words[-1][0]}."
+
+
+def money_display(amount: int) -> str:
+    """Money is kept in the smallest unit (cents); the screens show whole units when even."""
+    whole, cents = divmod(int(amount), 100)
+    return f"{whole:,}" if cents == 0 else f"{whole:,}.{cents:02d}"
+
+
+def duration_display(ms: int | None) -> str:
+    """A countdown as the TV shows it: M:SS, or H:MM:SS from an hour up. Seconds round up, so
+    0:00 shows only at the boundary itself (the browser formats the same way)."""
+    if ms is None:
+        return ""
+    seconds = max(0, -(-int(ms) // 1000))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{secs:02d}"
+    return f"{minutes}:{secs:02d}"
+
+
+def _epoch_ms(moment: datetime) -> int:
+    return clock_engine.to_ms(moment)
+
+
+# ---------------------------------------------------------------- token, version, ETag
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    tournament_id: int
+    etag: str
+
+
+def _cache_key(token: str) -> str:
+    return f"display:v{STATE_FORMAT}:etag:{token}"
+
+
+def _etag(
+    version: int, index: int, left_ms: int, at: datetime | None, running: bool, started: bool
+):
+    at_ms = _epoch_ms(at) if at is not None else 0
+    return f'"{STATE_FORMAT}.{version}.{index}.{left_ms}.{at_ms}.{int(running)}{int(started)}"'
+
+
+def etag_of(t: Tournament) -> str:
+    return _etag(
+        t.version, t.clock_index, t.clock_left_ms, t.clock_at, t.clock_running, t.clock_started
+    )
+
+
+def display_version(token: str) -> Version | None:
+    """The tournament id and ETag behind a display token, or None for a wrong token.
+
+    Cached for a second per token, so a screen polling with an unchanged state costs a cache
+    read and no query; a change shows up at most ETAG_TTL_SECONDS late."""
+    key = _cache_key(token)
+    hit = cache.get(key)
+    if hit is not None:
+        return Version(*hit)
+    row = (
+        Tournament.objects.filter(display_token=token)
+        .values_list(
+            "pk",
+            "version",
+            "clock_index",
+            "clock_left_ms",
+            "clock_at",
+            "clock_running",
+            "clock_started",
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    found = Version(row[0], _etag(*row[1:]))
+    cache.set(key, (found.tournament_id, found.etag), ETAG_TTL_SECONDS)
+    return found
+
+
+def _version_number(etag: str) -> int | None:
+    parts = etag.strip().removeprefix("W/").strip('"').split(".")
+    if len(parts) != 6 or parts[0] != str(STATE_FORMAT) or not parts[1].isdigit():
+        return None
+    return int(parts[1])
+
+
+def is_current(if_none_match: str, version: Version) -> bool:
+    """Whether a screen that holds the state named ``if_none_match`` has nothing to fetch.
+
+    Every write bumps the version (clock anchors included), so the version orders states: a
+    screen holding a newer state than this worker's cached ETag (another worker built it a
+    moment ago) is current too, and never steps back to an older body."""
+    if not if_none_match:
+        return False
+    tags = [tag.strip() for tag in if_none_match.split(",")]
+    if version.etag in tags or "*" in tags:
+        return True
+    ours = _version_number(version.etag)
+    return any((v := _version_number(tag)) is not None and v > (ours or 0) for tag in tags)
+
+
+def forget_version(token: str) -> None:
+    """Drop the cached ETag of a token (tests; a writer that wants screens to update at once)."""
+    cache.delete(_cache_key(token))
+
+
+def server_time_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+# ---------------------------------------------------------------- the public state
+
+
+def _item(item: clock_engine.Item, level_number: int | None) -> dict[str, Any]:
+    if item.kind == clock_engine.BREAK:
+        return {"kind": "break", "seconds": item.seconds, "color_up": list(item.color_up)}
+    return {
+        "kind": "level",
+        "number": level_number,
+        "seconds": item.seconds,
+        "small_blind": item.small_blind,
+        "big_blind": item.big_blind,
+        "ante": item.ante,
+        "big_blind_ante": item.big_blind_ante,
+    }
+
+
+def _upcoming(items: tuple[clock_engine.Item, ...], index: int) -> tuple[list[dict], bool]:
+    """The current item and the ones after it, enough for the browser to roll over by itself
+    through several boundaries while no poll is answered."""
+    numbers: list[int | None] = []
+    count = 0
+    for it in items:
+        if it.kind == clock_engine.LEVEL:
+            count += 1
+            numbers.append(count)
+        else:
+            numbers.append(None)
+    stop = min(len(items), index + 1 + UPCOMING_ITEMS)
+    return [_item(items[j], numbers[j]) for j in range(index, stop)], stop < len(items)
+
+
+def _seating(t: Tournament, now: datetime) -> tuple[list[list], list[dict[str, Any]]]:
+    """Seating rows [name, table, seat, moved_at_ms or 0] alphabetically, and the recent moves
+    (RULES 3.8) of players still sitting where the move put them, newest first."""
+    style = t.public_names
+    seats = {
+        entry_id: (public_name(style, name, nick), table, seat)
+        for entry_id, name, nick, table, seat in Seat.objects.filter(tournament=t).values_list(
+            "entry_id", "entry__player__name", "entry__player__nickname", "table__number", "number"
+        )
+    }
+    since = now - timedelta(minutes=RECENT_MOVES_MINUTES)
+    latest: dict[int, dict[str, Any]] = {}
+    for entry_id, ft, fs, tt, ts, reason, at in (
+        Move.objects.filter(tournament=t, created_at__gte=since, from_table__isnull=False)
+        .order_by("id")
+        .values_list(
+            "entry_id", "from_table", "from_seat", "to_table", "to_seat", "reason", "created_at"
+        )
+    ):
+        here = seats.get(entry_id)
+        if here is None or (here[1], here[2]) != (tt, ts):
+            latest.pop(entry_id, None)
+            continue
+        first = latest.get(entry_id)
+        # A break then a redraw in one batch: show where they came from before both.
+        origin = first["from"] if first else [ft, fs]
+        latest[entry_id] = {
+            "name": here[0],
+            "from": origin,
+            "to": [tt, ts],
+            "reason": reason,
+            "at": _epoch_ms(at),
+        }
+    rows = [
+        [name, table, seat, latest[eid]["at"] if eid in latest else 0]
+        for eid, (name, table, seat) in seats.items()
+    ]
+    rows.sort(key=lambda r: (r[0].casefold(), r[1], r[2]))
+    moves = sorted(latest.values(), key=lambda m: (-m["at"], m["name"].casefold()))
+    return rows, moves
+
+
+def _payouts(t: Tournament) -> list[dict[str, Any]]:
+    """Prizes by place, equal neighbours merged: [{"places": "4–6", "amount": "150"}]."""
+    prizes = prizes_of(t)
+    out: list[dict[str, Any]] = []
+    start = 0
+    for i in range(1, len(prizes) + 1):
+        if i == len(prizes) or prizes[i] != prizes[start]:
+            places = str(start + 1) if i - start == 1 else f"{start + 1}–{i}"
+            out.append({"places": places, "amount": money_display(prizes[start])})
+            start = i
+    return out
+
+
+def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """Everything the TV and the phone page show, as one compact JSON-ready dict."""
+    now = now or timezone.now()
+    clock = clock_payload(t, now)
+    items = structure_items(t)
+    upcoming, more = _upcoming(items, clock["level_index"])
+    counts = Entry.objects.filter(tournament=t).aggregate(
+        entries=Count("id"), bought=Sum("chips_bought")
+    )
+    left = Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
+    chips = (counts["bought"] or 0) + t.chips_color_up_delta
+    rows, moves = _seating(t, now)
+    tables_in_play = (
+        Table.objects.filter(tournament=t, status=Table.Status.OPEN, occupied__isnull=False)
+        .distinct()
+        .count()
+    )
+    pool = pool_of(t)
+    return {
+        "format": STATE_FORMAT,
+        "etag": etag_of(t),
+        "name": t.name,
+        "status": clock["status"],
+        "level_index": clock["level_index"],
+        "remaining_ms": clock["remaining_ms"],
+        "server_time": clock["server_time"],
+        "server_time_ms": _epoch_ms(now),
+        "ms_to_next_break": clock["ms_to_next_break"],
+        "items": upcoming,
+        "more_items": more,
+        "chips": {
+            str(v): c
+            for v, c in ChipDenomination.objects.filter(tournament=t).values_list("value", "color")
+        },
+        "players_left": left,
+        "entries": counts["entries"],
+        "average_stack": chips // left if left else 0,
+        "prize_pool": money_display(pool),
+        "payouts": _payouts(t),
+        "hand_for_hand": t.hand_for_hand,
+        "tables_in_play": tables_in_play,
+        "seating": rows,
+        "moves": moves,
+        "recent_ms": RECENT_MOVES_MINUTES * 60 * 1000,
+    }
+
+
+def _state_key(token: str, etag: str) -> str:
+    return f"display:v{STATE_FORMAT}:state:{token}:{etag}"
+
+
+def cached_state(token: str, version: Version) -> dict[str, Any] | None:
+    """The state for a token, built once per change and shared by every screen for a few
+    seconds. A cached body stays correct: its (server_time, remaining_ms) pair describes the
+    same clock anchor the ETag names, and the browser ages recent moves by their times."""
+    key = _state_key(token, version.etag)
+    state = cache.get(key)
+    if state is not None:
+        return state
+    t = Tournament.objects.filter(pk=version.tournament_id, display_token=token).first()
+    if t is None:
+        return None
+    state = build_state(t)
+    # The body names the ETag of the row it was built from, which may be newer than the cached
+    # one: remember it, so the next polls compare against what the screens now hold.
+    cache.set(_state_key(token, state["etag"]), state, STATE_TTL_SECONDS)
+    if state["etag"] != version.etag:
+        cache.set(_cache_key(token), (t.pk, state["etag"]), ETAG_TTL_SECONDS)
+    return state
+
+
+# ---------------------------------------------------------------- the clock in words
+
+
+def _chips(value: int) -> str:
+    return f"{value:,}"
+
+
+def blinds_text(item: dict[str, Any] | None) -> str:
+    if not item or item["kind"] != "level":
+        return ""
+    return f"{_chips(item['small_blind'])} / {_chips(item['big_blind'])}"
+
+
+def ante_text(item: dict[str, Any] | None) -> str:
+    if not item or item["kind"] != "level":
+        return ""
+    if item["big_blind_ante"]:
+        return f"BB ante {_chips(item['big_blind_ante'])}"
+    if item["ante"]:
+        return f"Ante {_chips(item['ante'])}"
+    return "No ante"
+
+
+def color_up_text(item: dict[str, Any] | None, chips: dict[str, str]) -> str:
+    if not item or item["kind"] != "break" or not item["color_up"]:
+        return ""
+    names = []
+    for value in item["color_up"]:
+        color = chips.get(str(value), "")
+        names.append(f"{color} {_chips(value)}s".strip() if color else f"{_chips(value)}s")
+    return "Color-up: the " + " and ".join(names) + " leave play"
+
+
+def next_text(item: dict[str, Any] | None) -> str:
+    if not item:
+        return "Last level"
+    if item["kind"] == "break":
+        return f"Break · {duration_display(item['seconds'] * 1000)}"
+    ante = ante_text(item)
+    return blinds_text(item) + (f" · {ante}" if ante != "No ante" else "")
+
+
+def clock_words(state: dict[str, Any]) -> dict[str, str]:
+    """The server-rendered first frame (and the phone page without JavaScript); static/js/
+    display.js formats the same way as it counts down."""
+    items = state["items"]
+    cur = items[0] if items else None
+    nxt = items[1] if len(items) > 1 else None
+    status = state["status"]
+    if cur is None:
+        title = ""
+    elif cur["kind"] == "break":
+        title = "Break"
+    else:
+        title = f"Level {cur['number']}"
+    notes = {
+        "not_started": "Starting soon",
+        "paused": "Paused",
+        "finished": "Tournament complete",
+    }
+    return {
+        "title": title,
+        "blinds": blinds_text(cur),
+        "ante": ante_text(cur),
+        "countdown": duration_display(state["remaining_ms"]) if status != "finished" else "0:00",
+        "next": next_text(nxt),
+        "to_break": duration_display(state["ms_to_next_break"])
+        if state["ms_to_next_break"] is not None
+        else "–",
+        "color_up": color_up_text(cur, state["chips"]),
+        "note": notes.get(status, ""),
+        "average_stack": _chips(state["average_stack"]),
+    }
+
+
+# ---------------------------------------------------------------- find my seat
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def find_seat(t: Tournament, query: str) -> dict[str, Any]:
+    """Find my seat: players still in whose public name contains the query, or whose full name
+    has every word of the query as a whole word ("lee", "ann lee"). Whole words only on the
+    full name, so the phone page never spells out more of a name than the director allows.
+
+    Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves"}]}."""
+    q = _norm(query or "")
+    answer: dict[str, Any] = {"query": " ".join((query or "").split()), "error": "", "results": []}
+    if len(q) < FIND_MIN_CHARS:
+        answer["error"] = MSG_FIND_TOO_SHORT if q else ""
+        return answer
+    if len(q) > FIND_MAX_CHARS:
+        answer["error"] = MSG_FIND_TOO_LONG
+        return answer
+    words = set(q.split())
+    style = t.public_names
+    found: list[tuple[int, str]] = []
+    for entry_id, name, nick in Entry.objects.filter(
+        tournament=t,
+        status__in=[Entry.Status.SEATED, Entry.Status.REGISTERED, Entry.Status.ALTERNATE],
+    ).values_list("pk", "player__name", "player__nickname"):
+        shown = public_name(style, name, nick)
+        if q in _norm(shown) or words <= set(_norm(name).split()):
+            found.append((entry_id, shown))
+    if not found:
+        answer["error"] = MSG_FIND_NONE
+        return answer
+    if len(found) > FIND_LIMIT:
+        answer["error"] = MSG_FIND_TOO_MANY
+        return answer
+    ids = [eid for eid, _ in found]
+    seats = {
+        eid: (table, seat)
+        for eid, table, seat in Seat.objects.filter(entry_id__in=ids).values_list(
+            "entry_id", "table__number", "number"
+        )
+    }
+    moves: dict[int, list[dict[str, Any]]] = {}
+    for eid, ft, fs, tt, ts, at in (
+        Move.objects.filter(entry_id__in=ids, from_table__isnull=False)
+        .order_by("-id")
+        .values_list("entry_id", "from_table", "from_seat", "to_table", "to_seat", "created_at")
+    ):
+        mine = moves.setdefault(eid, [])
+        if len(mine) < MY_MOVES_LIMIT:
+            mine.append(
+                {
+                    "from": f"Table {ft}, seat {fs}",
+                    "to": f"Table {tt}, seat {ts}",
+                    "at": timezone.localtime(at).strftime("%H:%M"),
+                }
+            )
+    results = [
+        {
+            "name": shown,
+            "table": seats.get(eid, (None, None))[0],
+            "seat": seats.get(eid, (None, None))[1],
+            "waiting": eid not in seats,
+            "moves": moves.get(eid, []),
+        }
+        for eid, shown in found
+    ]
+    results.sort(key=lambda r: (r["name"].casefold(), r["table"] or 0, r["seat"] or 0))
+    answer["results"] = results
+    return answer

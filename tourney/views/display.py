@@ -1,0 +1,136 @@
+"""The public screens: the TV display, the player phone page, find-my-seat and the state the
+browser polls. No login: the tournament's display token is the key; a wrong token is a 404.
+
+The pages carry a strict Content-Security-Policy: script from static/js/display.js only (the
+first state is embedded as JSON data, never as code)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import segno
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from tourney import selectors_public as public
+from tourney.models import Tournament
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'; object-src 'none'"
+)
+MSG_NO_DISPLAY = "No tournament has this display link."
+
+
+def _public_headers(response: HttpResponse) -> HttpResponse:
+    # The token is in the URL: never leak it through a referrer, never let a crawler index it.
+    response["Content-Security-Policy"] = CSP
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _state_or_404(token: str) -> tuple[public.Version, dict]:
+    version = public.display_version(token)
+    state = public.cached_state(token, version) if version is not None else None
+    if state is None:
+        raise Http404(MSG_NO_DISPLAY)
+    return version, state
+
+
+def _qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(
+        omitsize=True, svgclass="qr", border=2, dark="#0b1016", light="#ffffff"
+    )
+
+
+def _page_context(request: HttpRequest, token: str, state: dict) -> dict:
+    player_url = request.build_absolute_uri(reverse("tourney-player", args=[token]))
+    return {
+        "state": state,
+        "words": public.clock_words(state),
+        "state_url": reverse("tourney-display-state", args=[token]),
+        "player_url": player_url,
+        "find_url": reverse("tourney-player-find", args=[token]),
+        "server_now": public.server_time_ms(),
+    }
+
+
+@require_safe
+def display(request: HttpRequest, token: str) -> HttpResponse:
+    """The full-screen TV page: clock and seating board (?view=clock|seating, ?rotate=20,
+    ?sound=1); display.js counts down and polls the state."""
+    _, state = _state_or_404(token)
+    context = _page_context(request, token, state)
+    context["qr"] = _qr_svg(context["player_url"])
+    response = render(request, "display/index.html", context)
+    response["Cache-Control"] = "no-store"
+    return _public_headers(response)
+
+
+@require_safe
+def player(request: HttpRequest, token: str) -> HttpResponse:
+    """The phone page: the clock, find my seat (a GET form that works without JavaScript), my
+    moves."""
+    version, state = _state_or_404(token)
+    context = _page_context(request, token, state)
+    context["find"] = _find(version.tournament_id, token, request.GET.get("name", ""))
+    response = render(request, "display/player.html", context)
+    response["Cache-Control"] = "no-store"
+    return _public_headers(response)
+
+
+def _find(tournament_id: int, token: str, query: str) -> dict:
+    t = Tournament.objects.filter(pk=tournament_id, display_token=token).first()
+    if t is None:
+        raise Http404(MSG_NO_DISPLAY)
+    return public.find_seat(t, query)
+
+
+@require_safe
+def player_find(request: HttpRequest, token: str) -> HttpResponse:
+    """Find my seat as a fragment (the phone page refreshes it when the state changes); the
+    whole page when opened directly."""
+    version = public.display_version(token)
+    if version is None:
+        raise Http404(MSG_NO_DISPLAY)
+    find = _find(version.tournament_id, token, request.GET.get("name", ""))
+    response = render(request, "display/player.html#results", {"find": find})
+    response["Cache-Control"] = "no-store"
+    return _public_headers(response)
+
+
+@require_safe
+def state(request: HttpRequest, token: str) -> HttpResponse:
+    """The display state as compact JSON with an ETag. An unchanged state answers 304 from the
+    cached version (no query, nothing built). Every answer carries X-Server-Time (ms since the
+    epoch), from which the browser measures its clock offset once per poll."""
+    started = time.perf_counter()
+    version = public.display_version(token)
+    if version is None:
+        response: HttpResponse = JsonResponse(
+            {"error": {"code": "not_found", "message": MSG_NO_DISPLAY, "fields": {}}},
+            status=404,
+        )
+    elif public.is_current(request.headers.get("If-None-Match", ""), version):
+        response = HttpResponse(status=304)
+        response["ETag"] = version.etag
+    else:
+        body = public.cached_state(token, version)
+        if body is None:
+            raise Http404(MSG_NO_DISPLAY)
+        response = HttpResponse(
+            json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+            content_type="application/json",
+        )
+        response["ETag"] = body["etag"]
+    response["Cache-Control"] = "no-cache"
+    response["X-Server-Time"] = str(public.server_time_ms())
+    response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
