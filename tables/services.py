@@ -235,6 +235,7 @@ def seat_entry(
     counts = _counts(t, rows)
     rng, seed = next_rng(t)
     number = pick_table(counts, capacity, rng)
+    opened = False
     if number is None:
         if not (t.auto_open_tables if may_open is None else may_open):
             if j := journal_current():
@@ -243,6 +244,7 @@ def seat_entry(
             entry.status = Entry.Status.ALTERNATE
             return None
         new = tables_open(t, count=1)[0]
+        opened = True
         rows.append(new)
         number = new.number
     row = next(r for r in rows if r.number == number)
@@ -251,6 +253,10 @@ def seat_entry(
     written = apply_moves(t, [move], event=event)
     entry.status = Entry.Status.SEATED
     _maybe_draw_button(t, table.with_player(move.to_seat, entry.pk, waits=move.waits_for_button))
+    if opened and t.clock_started and len(rows) > 1:
+        # A table just opened for this player: RULES 3.3 balancing fills it from the
+        # fullest tables (their big blinds next) until the sizes are within tolerance.
+        written += rebalance(t, event=event)["moves"]
     return written[0]
 
 
@@ -420,7 +426,10 @@ def table_open(*, tournament_id: int, count: int = 1, actor=None) -> list[Table]
         raise DomainError("bad_input", "Open between 1 and 100 tables.", fields={"count": count})
     with tournament_action(tournament_id) as t:
         rows = tables_open(t, count=count)
-        record_event(t, "tables_opened", {"tables": [r.number for r in rows]}, actor)
+        event = record_event(t, "tables_opened", {"tables": [r.number for r in rows]}, actor)
+        if t.clock_started:
+            # In play the new tables are filled by balancing (RULES 3.3) at once.
+            rebalance(t, event=event)
     return rows
 
 

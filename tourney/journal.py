@@ -61,6 +61,7 @@ class Journal:
         self.events: list = []  # Event rows recorded by this action; the last is its own
         self.call: dict[str, Any] | None = None  # how to redo it
         self.levels: list[dict[str, Any]] | None = None  # the structure before, if changed
+        self.shift_places = 0  # busted players' places moved down by late entries
 
     # -- before images
     def note_entries(self, ids) -> None:
@@ -113,6 +114,7 @@ class Journal:
             "tables": {str(k): v for k, v in self.tables.items()},
             "created": self.created,
             "levels": self.levels,
+            "shift_places": self.shift_places,
         }
 
 
@@ -155,6 +157,13 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
     seats = {int(k): v for k, v in payload["seats"].items()}
     entries = {int(k): v for k, v in payload["entries"].items()}
     created = payload["created"]
+    if payload.get("shift_places"):
+        from django.db.models import F
+
+        by = payload["shift_places"]
+        Entry.objects.filter(tournament_id=tournament_id, status=Entry.Status.BUSTED,
+                             place__isnull=False).exclude(pk__in=list(entries)).update(
+            place=F("place") - by, place_to=F("place_to") - by)
     # Free every seat the action touched, then put the old ones back: a batch may swap seats.
     Seat.objects.filter(entry_id__in=list(seats) + created.get("entry", [])).delete()
     for pk, fields in entries.items():

@@ -461,7 +461,23 @@ def entry_register(
         )
         if t.draw_at_registration or t.clock_started:
             seat_entry(t, entry, event=event)
+        _shift_busted_places(t, +1)
     return entry
+
+
+def _shift_busted_places(t: Tournament, by: int) -> None:
+    """Places count from the bottom of the whole field (RULES 7.1): while late entries keep
+    arriving, every player already out finishes one place lower per new entry (the first out
+    finishes last). Undo shifts them back."""
+    busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, place__isnull=False)
+    if not busted.exists():
+        return
+    busted.update(place=F("place") + by, place_to=F("place_to") + by)
+    if j := journal_current():
+        j.shift_places += by
+    from tourney.money import prizes_assign
+
+    prizes_assign(t)
 
 
 def elimination_record(
