@@ -210,3 +210,24 @@ def test_login_page_and_screens_need_login(client, director, tournament):
     client.force_login(director)
     r = client.get(f"/td/{tournament.pk}/")
     assert r.status_code == 200 and b"Friday 50" in r.content
+
+
+def test_production_settings_pass_check_deploy(tmp_path):
+    r = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
+             "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "s" * 60,
+             "DJANGO_ALLOWED_HOSTS": "tourney.example.org", "TOURNEY_VAR_DIR": str(tmp_path)},
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "no issues" in r.stdout
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_content_security_policy_without_inline_script(client, director):
+    client.force_login(director)
+    r = client.get("/")
+    policy = r["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1]
+    assert b"<script>" not in r.content

@@ -514,3 +514,61 @@ def events_get(request, tid: int, kind: str | None = None, limit: int = 100):
             for e in qs[: max(1, min(limit, 1000))]
         ]
     }
+
+
+# ---------------------------------------------------------------- users and tokens (issue 10)
+
+
+class UserIn(Schema):
+    username: str = Field(min_length=1, max_length=150)
+    password: str = Field(min_length=1, max_length=200)
+    role: Literal["director", "desk"]
+
+
+@api.post("/users", tags=["accounts"], response={201: dict})
+def user_create(request, payload: UserIn):
+    from tourney.accounts import user_create as create
+
+    _need_director(request)
+    user = create(username=payload.username, password=payload.password, role=payload.role,
+                  actor=request.user)
+    return 201, {"username": user.get_username(), "role": payload.role}
+
+
+class RoleIn(Schema):
+    role: Literal["director", "desk"] | None
+
+
+@api.put("/users/{username}/role", tags=["accounts"])
+def user_role(request, username: str, payload: RoleIn):
+    from tourney.accounts import user_set_role
+
+    _need_director(request)
+    user_set_role(username=username, role=payload.role, actor=request.user)
+    return {"username": username, "role": payload.role}
+
+
+@api.post("/tokens", tags=["accounts"], response={201: dict},
+          summary="A new API token for yourself, shown once")
+def token_new(request):
+    from tourney.accounts import api_token_issue
+
+    return 201, {"token": api_token_issue(user=request.user, actor=request.user)}
+
+
+@api.delete("/tokens/{prefix}", tags=["accounts"])
+def token_revoke(request, prefix: str):
+    from tourney.accounts import api_token_revoke
+
+    api_token_revoke(user=request.user, prefix=prefix, actor=request.user)
+    return {"revoked": prefix}
+
+
+@api.post("/tournaments/{tid}/display-token/rotate", tags=["accounts"])
+def display_rotate(request, tid: int):
+    from tourney.accounts import display_token_rotate
+
+    _need_director(request)
+    _tournament(tid)
+    t = display_token_rotate(tournament_id=tid, actor=request.user)
+    return {"display_token": t.display_token}
