@@ -20,7 +20,7 @@ TOURNAMENT_FIELDS = (
     "status", "registration_open", "rebuys_open", "started_tables", "draw_counter",
     "clock_index", "clock_left_ms", "clock_at", "clock_running", "clock_started",
     "clock_announced", "hand_for_hand", "hand_for_hand_round", "chips_color_up_delta",
-    "frozen_prizes", "payout_percentages",
+    "frozen_prizes", "payout_percentages", "rounding_unit",
 )
 ENTRY_FIELDS = (
     "status", "chips_bought", "paid", "fee_paid", "rebuys", "addons", "place", "place_to",

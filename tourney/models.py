@@ -39,6 +39,8 @@ class Tournament(models.Model):
     added_money = models.PositiveBigIntegerField(default=0)
     rounding_unit = models.PositiveIntegerField(default=100)
     payout_percentages = models.JSONField(null=True, blank=True)
+    # RULES 8.2: prize per place once registration closes (tourney.money.payouts_freeze).
+    frozen_prizes = models.JSONField(null=True, blank=True)
     # Windows (RULES 4.4): level indexes (0-based over the structure) whose end closes them.
     late_reg_until = models.PositiveSmallIntegerField(null=True, blank=True)
     reentries_allowed = models.PositiveSmallIntegerField(default=0)
@@ -186,6 +188,8 @@ class Entry(models.Model):
     place = models.PositiveIntegerField(null=True, blank=True)
     place_to = models.PositiveIntegerField(null=True, blank=True)
     prize = models.PositiveBigIntegerField(default=0)
+    # RULES 8.3: an agreed deal replaces the place prize once the entry finishes.
+    deal_amount = models.PositiveBigIntegerField(null=True, blank=True)
     bust_stack = models.PositiveBigIntegerField(null=True, blank=True)
     bust_hand = models.PositiveIntegerField(null=True, blank=True)
     bust_table = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -1,62 +1,641 @@
-"""Prize pool, payouts and prizes of a tournament (RULES 7.2, 8.1, 8.2), from the payouts
-engine. Called inside the services' transactions."""
+"""Money of a tournament (RULES 7.2, 8): the prize pool, payout tables and their freeze,
+prizes as players finish, rebuys, add-ons and re-entries, deals, and the reads the screens
+show. Rules come from tourney/engine/payouts.py and icm.py.
+
+How the rules are kept here:
+
+* ``Entry.paid`` is all the prize-pool money an entry has put in: its buy-in, rebuys and
+  add-on (fees apart in ``Entry.fee_paid``); the pool is their sum plus added money, raised to
+  the guarantee (RULES 8.1). Prices may change between events without rewriting history.
+* Until registration closes the prizes follow the entries (default table by field size, or
+  the director's table). ``payouts_freeze`` pins the table in ``payout_percentages`` and the
+  amounts in ``frozen_prizes``; later money (rebuys, add-ons) is shared by the pinned table,
+  and a new table is an explicit, logged ``payouts_set``.
+* A deal (RULES 8.3) stores each remaining player's amount in ``Entry.deal_amount``; it
+  replaces the place prize when the player finishes.
+
+Functions without a leading ``*`` taking a ``Tournament`` are helpers called inside a
+service's transaction (the tournament row already locked) or plain reads.
+"""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, Sum
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, F, Q, Sum
 
 from tourney.engine import payouts as payouts_engine
+from tourney.engine.errors import DomainError
+from tourney.engine.icm import icm_equities
+from tourney.journal import current as journal_current
 from tourney.models import Entry, Tournament
+from tourney.services import (
+    clock_read,
+    entry_register,
+    record_event,
+    tournament_action,
+)
+
+MSG_NOT_IN_PLAY = "Only a player still in play can rebuy or take the add-on."
+MSG_NO_REBUYS = "This tournament has no rebuys."
+MSG_REBUYS_CLOSED = "The rebuy period is over."
+MSG_NO_ADDON = "This tournament has no add-on."
+MSG_ADDON_NOT_NOW = "The add-on is offered only during its break."
+MSG_ADDON_TAKEN = "This entry has already taken the add-on."
+MSG_REENTRY_NOT_BUSTED = "Only an entry that is out can re-enter."
+MSG_REENTRY_STILL_IN = "This player still has an entry in play."
+MSG_NO_REENTRIES = "This player has no re-entries left."
+MSG_REGISTRATION_CLOSED = "Registration is closed."
+MSG_FINISHED = "The tournament is finished."
+MSG_ENTRY_NOT_FOUND = "No such entry in this tournament."
+MSG_BAD_TABLE = (
+    "A payout table is a list of whole basis points (1/100 of a percent), each at least 1, "
+    "none larger than the one before, adding up to exactly 10000 (100 %)."
+)
+MSG_TOO_MANY_PLACES = "The payout table pays more places than there are entries."
+MSG_FREEZE_OPEN = "Close registration first: until then the payouts follow the entries."
+MSG_NO_ENTRIES = "Nobody has entered yet."
+MSG_NOTHING_TO_SET = "Give a payout table, a rounding unit, or both."
+MSG_BAD_METHOD = "A deal is made by ICM, chip chop or custom amounts."
+MSG_DEAL_EXISTS = "A deal is already recorded for this tournament."
+MSG_DEAL_FEW_PLAYERS = "A deal needs at least two players still in."
+MSG_STACKS_WRONG_PLAYERS = "Give one stack for each player still in, and only for them."
+
+MAX_PLACES = 2_000  # what whole basis points can resolve (tourney.engine.payouts)
+DEAL_METHODS = ("icm", "chip_chop", "custom")
 
 
-def pool_of(t: Tournament) -> int:
+# ---------------------------------------------------------------- reads (RULES 8.1, 8.2)
+
+
+def _money_in(t: Tournament) -> dict[str, int]:
     agg = Entry.objects.filter(tournament=t).aggregate(
-        n=Count("id"),
+        entries=Count("id"),
+        players=Count("player", distinct=True),
         paid=Sum("paid"),
+        fees=Sum("fee_paid"),
         rebuys=Sum("rebuys"),
         addons=Sum("addons"),
     )
-    return (
-        payouts_engine.prize_pool(
-            entries=1,
-            buy_in=agg["paid"] or 0,  # what each entry actually paid for the pool (RULES 8.1)
-            rebuys=(agg["rebuys"] or 0) * t.rebuy_price,
-            addons=(agg["addons"] or 0) * t.addon_price,
-            added=t.added_money,
-            guarantee=t.guarantee,
-        )
-        if agg["n"]
-        else max(t.added_money, t.guarantee)
+    return {k: v or 0 for k, v in agg.items()}
+
+
+def _pool(t: Tournament, paid: int) -> int:
+    # Entry.paid already holds each entry's buy-in, rebuys and add-on, fees apart (RULES 8.1).
+    return payouts_engine.prize_pool(
+        entries=1, buy_in=paid, added=t.added_money, guarantee=t.guarantee
     )
+
+
+def pool_of(t: Tournament) -> int:
+    """The prize pool (RULES 8.1)."""
+    return _pool(t, _money_in(t)["paid"])
+
+
+def table_of(t: Tournament, entries: int | None = None) -> tuple[int, ...]:
+    """The payout table in use, basis points per place: the director's (or the one pinned at
+    the freeze), else the default for the field size; () before anyone enters."""
+    if t.payout_percentages:
+        return tuple(t.payout_percentages)
+    if entries is None:
+        entries = Entry.objects.filter(tournament=t).count()
+    return payouts_engine.default_percentages(entries) if entries else ()
+
+
+def _prizes(t: Tournament, *, entries: int, pool: int) -> tuple[int, ...]:
+    if t.frozen_prizes is not None:
+        frozen = tuple(t.frozen_prizes)
+        if sum(frozen) == pool:
+            return frozen
+        # Money entered after the freeze outside this module (a late entry by override):
+        # the pinned table shares it, so no money is left unpaid.
+    table = table_of(t, entries)
+    if not table:
+        return ()
+    return payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
 
 
 def prizes_of(t: Tournament) -> tuple[int, ...]:
-    """Prize per place, first place first (RULES 8.2)."""
-    entries = Entry.objects.filter(tournament=t).count()
-    if entries == 0:
-        return ()
-    percentages = t.payout_percentages or payouts_engine.default_percentages(entries)
-    return payouts_engine.payouts(
-        pool=pool_of(t), percentages=percentages, rounding_unit=t.rounding_unit
+    """Prize per place, first place first (RULES 8.2); the frozen amounts once frozen."""
+    money = _money_in(t)
+    return _prizes(t, entries=money["entries"], pool=_pool(t, money["paid"]))
+
+
+def _remaining(t: Tournament) -> list[Entry]:
+    """Entries still in: no place yet and not out (the winner has place 1)."""
+    return list(
+        Entry.objects.filter(tournament=t, place__isnull=True)
+        .exclude(status=Entry.Status.BUSTED)
+        .select_related("player")
+        .order_by("number")
     )
+
+
+def money_summary(t: Tournament) -> dict[str, Any]:
+    """Everything the screens show about money: pool, overlay, fees, prizes, the bubble."""
+    money = _money_in(t)
+    raw = money["paid"] + t.added_money
+    pool = _pool(t, money["paid"])
+    prizes = _prizes(t, entries=money["entries"], pool=pool)
+    paid_places = len(prizes)
+    left = (
+        Entry.objects.filter(tournament=t, place__isnull=True)
+        .exclude(status=Entry.Status.BUSTED)
+        .count()
+    )
+    dealt = Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
+    return {
+        "entries": money["entries"],
+        "players": money["players"],
+        "reentries": money["entries"] - money["players"],
+        "rebuys": money["rebuys"],
+        "addons": money["addons"],
+        "money_in": money["paid"],
+        "added_money": t.added_money,
+        "guarantee": t.guarantee,
+        "overlay": max(0, t.guarantee - raw),
+        "prize_pool": pool,
+        "fees": money["fees"],
+        "rounding_unit": t.rounding_unit,
+        "percentages": list(table_of(t, money["entries"])),
+        "custom_table": bool(t.payout_percentages) and t.frozen_prizes is None,
+        "frozen": t.frozen_prizes is not None,
+        "prizes": [{"place": i, "prize": p} for i, p in enumerate(prizes, start=1)],
+        "paid_places": paid_places,
+        "players_left": left,
+        "bubble_place": paid_places + 1 if paid_places else None,
+        "on_the_bubble": bool(paid_places) and left == paid_places + 1,
+        "in_the_money": bool(paid_places) and left <= paid_places,
+        "unpaid": sum(prizes[:left]),
+        "deal": dealt,
+    }
+
+
+def results_rows(t: Tournament) -> list[dict[str, Any]]:
+    """Finished entries, best first (as GET .../results), with entry numbers and deals."""
+    rows = (
+        Entry.objects.filter(tournament=t, place__isnull=False)
+        .select_related("player")
+        .order_by("place", "bust_table", "bust_seat", "number")
+    )
+    return [
+        {
+            "place": e.place,
+            "place_to": e.place_to,
+            "entry": e.pk,
+            "number": e.number,
+            "name": e.player.name,
+            "prize": e.prize,
+            "deal": e.deal_amount is not None,
+        }
+        for e in rows
+    ]
+
+
+# ---------------------------------------------------------------- prizes (RULES 7.2, 8.3)
 
 
 def prizes_assign(t: Tournament) -> None:
-    """Give every finished entry its prize (RULES 7.2: ties share their places' prizes)."""
+    """Give every finished entry its prize: its place's prize, tied places sharing theirs
+    (RULES 7.2), or its deal amount (RULES 8.3). Recomputed from scratch every time, so an
+    undone elimination (place reset) gets exactly its old prizes back."""
     prizes = prizes_of(t)
     paid = len(prizes)
     finished = list(
-        Entry.objects.filter(tournament=t, place__isnull=False, place__lte=paid).values_list(
-            "pk", "place", "place_to", "bust_table", "bust_seat", "prize"
-        )
+        Entry.objects.filter(tournament=t, place__isnull=False)
+        .filter(Q(place__lte=paid) | Q(deal_amount__isnull=False))
+        .values_list("pk", "place", "place_to", "bust_table", "bust_seat", "prize", "deal_amount")
     )
     money = payouts_engine.place_prizes(
         prizes=prizes,
-        finishers=[(pk, p, pt, bt or 0, bs or 0) for pk, p, pt, bt, bs, _ in finished],
+        finishers=[
+            (pk, p, pt, bt or 0, bs or 0) for pk, p, pt, bt, bs, _, d in finished if d is None
+        ],
     )
-    changed = [(pk, money[pk]) for pk, *_, prize in finished if money[pk] != prize]
-    for pk, amount in changed:
-        Entry.objects.filter(pk=pk).update(prize=amount)
-    Entry.objects.filter(tournament=t).filter(Q(place__gt=paid) | Q(place__isnull=True)).exclude(
-        prize=0
-    ).update(prize=0)
+    money.update({pk: d for pk, *_, d in finished if d is not None})
+    for pk, *_, prize, _d in finished:
+        if money[pk] != prize:
+            Entry.objects.filter(pk=pk).update(prize=money[pk])
+    Entry.objects.filter(tournament=t).filter(
+        Q(place__isnull=True) | Q(place__gt=paid, deal_amount__isnull=True)
+    ).exclude(prize=0).update(prize=0)
+
+
+# ---------------------------------------------------------------- shared checks
+
+
+@contextmanager
+def _action(
+    tournament_id: int, service: str, kwargs: dict[str, Any], *, running: bool = True
+) -> Iterator[Tournament]:
+    """One money action: transaction, tournament row locked first, undo journal, and how
+    to redo it (tourney/undo.py). ``running``: refused once the tournament is finished."""
+    call = {"service": service, "kwargs": kwargs}
+    with tournament_action(tournament_id, call=call) as t:
+        if running and t.status == Tournament.Status.FINISHED:
+            raise DomainError("tournament_finished", MSG_FINISHED, status=409)
+        yield t
+
+
+def _note_entries(ids: Sequence[int]) -> None:
+    if j := journal_current():
+        j.note_entries(list(ids))
+
+
+def _entry(t: Tournament, entry_id: int) -> Entry:
+    e = Entry.objects.filter(tournament=t, pk=entry_id).select_related("player").first()
+    if e is None:
+        raise DomainError(
+            "entry_not_found", MSG_ENTRY_NOT_FOUND, status=404, fields={"entry": entry_id}
+        )
+    return e
+
+
+def _in_play(t: Tournament, entry_id: int) -> Entry:
+    e = _entry(t, entry_id)
+    if e.status != Entry.Status.SEATED or e.place is not None:
+        raise DomainError(
+            "entry_not_in_play", MSG_NOT_IN_PLAY, status=409, fields={"entry": entry_id}
+        )
+    return e
+
+
+def _clock_index(t: Tournament, now: datetime | None) -> int | None:
+    """The item the clock is in now; None before the start."""
+    if not t.clock_started:
+        return None
+    return clock_read(t, now).index
+
+
+def _window_passed(t: Tournament, until: int | None, now: datetime | None) -> bool:
+    # RULES 4.4: derived from the clock, so a window is shut even before beat announces it.
+    if until is None:
+        return False
+    index = _clock_index(t, now)
+    return index is not None and index > until
+
+
+def _money_added(t: Tournament) -> tuple[int, ...] | None:
+    """After money entered: once frozen, share the new pool by the pinned table (RULES 8.2);
+    then reassign prizes. Returns the new frozen amounts, if frozen."""
+    amounts = None
+    if t.frozen_prizes is not None:
+        amounts = payouts_engine.payouts(
+            pool=pool_of(t), percentages=table_of(t), rounding_unit=t.rounding_unit
+        )
+        t.frozen_prizes = list(amounts)
+        Tournament.objects.filter(pk=t.pk).update(frozen_prizes=t.frozen_prizes)
+    prizes_assign(t)
+    return amounts
+
+
+# ---------------------------------------------------------------- rebuy, add-on, re-entry
+
+
+def entry_rebuy(
+    *, tournament_id: int, entry_id: int, actor=None, now: datetime | None = None
+) -> Entry:
+    """A rebuy (RULES 4.4, 8.1): the rebuy price into the pool, the rebuy chips (a starting
+    stack when none are set), only within the rebuy period and only for a player in play."""
+    kwargs = {"entry_id": entry_id, "now": now.isoformat() if now else None}
+    with _action(tournament_id, "entry_rebuy", kwargs) as t:
+        if t.rebuy_price <= 0:
+            raise DomainError("no_rebuys", MSG_NO_REBUYS, status=409)
+        if not t.rebuys_open or _window_passed(t, t.rebuy_until, now):
+            raise DomainError("rebuys_closed", MSG_REBUYS_CLOSED, status=409)
+        e = _in_play(t, entry_id)
+        _note_entries([e.pk])
+        chips = t.rebuy_chips or t.starting_stack
+        Entry.objects.filter(pk=e.pk).update(
+            paid=F("paid") + t.rebuy_price,
+            rebuys=F("rebuys") + 1,
+            chips_bought=F("chips_bought") + chips,
+        )
+        e.refresh_from_db()
+        event = record_event(
+            t,
+            "entry_rebuy",
+            {"entry": e.pk, "amount": t.rebuy_price, "chips": chips, "rebuys": e.rebuys},
+            actor,
+        )
+        _log_refreeze(event, _money_added(t))
+    return e
+
+
+def entry_addon(
+    *, tournament_id: int, entry_id: int, actor=None, now: datetime | None = None
+) -> Entry:
+    """The add-on (RULES 4.4, 8.1): once per entry, only while the clock is in the configured
+    item (``addon_at``, usually a break)."""
+    kwargs = {"entry_id": entry_id, "now": now.isoformat() if now else None}
+    with _action(tournament_id, "entry_addon", kwargs) as t:
+        if t.addon_at is None or t.addon_price <= 0:
+            raise DomainError("no_addon", MSG_NO_ADDON, status=409)
+        if _clock_index(t, now) != t.addon_at:
+            raise DomainError(
+                "addon_not_now", MSG_ADDON_NOT_NOW, status=409, fields={"addon_at": t.addon_at}
+            )
+        e = _in_play(t, entry_id)
+        if e.addons:
+            raise DomainError("addon_taken", MSG_ADDON_TAKEN, status=409, fields={"entry": e.pk})
+        _note_entries([e.pk])
+        chips = t.addon_chips or t.starting_stack
+        Entry.objects.filter(pk=e.pk).update(
+            paid=F("paid") + t.addon_price,
+            addons=F("addons") + 1,
+            chips_bought=F("chips_bought") + chips,
+        )
+        e.refresh_from_db()
+        event = record_event(
+            t, "entry_addon", {"entry": e.pk, "amount": t.addon_price, "chips": chips}, actor
+        )
+        _log_refreeze(event, _money_added(t))
+    return e
+
+
+def _log_refreeze(event, amounts: tuple[int, ...] | None) -> None:
+    if amounts is not None:
+        event.payload["frozen_prizes"] = list(amounts)
+        event.save(update_fields=["payload"])
+
+
+def entry_reenter(
+    *, tournament_id: int, entry_id: int, actor=None, now: datetime | None = None
+) -> Entry:
+    """A re-entry: a new Entry of the busted entry's player (RULES 1.3: seated like any late
+    entry), while registration is open and the player has re-entries left."""
+    kwargs = {"entry_id": entry_id, "now": now.isoformat() if now else None}
+    with _action(tournament_id, "entry_reenter", kwargs) as t:
+        old = _entry(t, entry_id)
+        if old.status != Entry.Status.BUSTED:
+            raise DomainError(
+                "entry_not_busted", MSG_REENTRY_NOT_BUSTED, status=409, fields={"entry": old.pk}
+            )
+        if not t.registration_open or _window_passed(t, t.late_reg_until, now):
+            raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
+        mine = Entry.objects.filter(tournament=t, player_id=old.player_id)
+        if mine.exclude(status=Entry.Status.BUSTED).exists():
+            raise DomainError(
+                "player_still_in", MSG_REENTRY_STILL_IN, status=409, fields={"entry": old.pk}
+            )
+        used = mine.count() - 1
+        if used >= t.reentries_allowed:
+            raise DomainError(
+                "no_reentries_left",
+                MSG_NO_REENTRIES,
+                status=409,
+                fields={"allowed": t.reentries_allowed, "used": used},
+            )
+        new = entry_register(tournament_id=t.pk, player_id=old.player_id, actor=actor)
+        t.refresh_from_db()
+        record_event(
+            t,
+            "entry_reentered",
+            {"entry": new.pk, "from_entry": old.pk, "player": old.player_id, "reentry": used + 1},
+            actor,
+        )
+        _money_added(t)
+    return new
+
+
+# ---------------------------------------------------------------- payout tables (RULES 8.2)
+
+
+def _check_table(percentages: object) -> list[int]:
+    ok = (
+        isinstance(percentages, list | tuple)
+        and 0 < len(percentages) <= MAX_PLACES
+        and all(type(p) is int and p >= 1 for p in percentages)
+        and sum(percentages) == payouts_engine.BASIS_POINTS
+        and all(a >= b for a, b in zip(percentages, percentages[1:], strict=False))
+    )
+    if not ok:
+        raise DomainError("bad_percentages", MSG_BAD_TABLE, fields={"percentages": MSG_BAD_TABLE})
+    return list(percentages)  # type: ignore[arg-type]
+
+
+def payouts_freeze_locked(t: Tournament, *, actor=None) -> tuple[int, ...]:
+    """Freeze the prizes of ``t`` (row locked by the caller, registration closed): pin the
+    table in use and the amounts. Idempotent: a frozen tournament is left as it is, and with
+    no entries nothing is frozen (returns ()). For services that close registration
+    (``clock_announce``, ``clock_action``)."""
+    if t.frozen_prizes is not None:
+        return tuple(t.frozen_prizes)
+    money = _money_in(t)
+    table = table_of(t, money["entries"])
+    if not table:
+        return ()  # nobody entered: nothing to freeze
+    pool = _pool(t, money["paid"])
+    amounts = payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
+    t.payout_percentages = list(table)
+    t.frozen_prizes = list(amounts)
+    Tournament.objects.filter(pk=t.pk).update(
+        payout_percentages=t.payout_percentages, frozen_prizes=t.frozen_prizes
+    )
+    record_event(
+        t,
+        "payouts_frozen",
+        {"percentages": list(table), "prizes": list(amounts), "pool": pool},
+        actor,
+    )
+    prizes_assign(t)
+    return amounts
+
+
+def payouts_freeze(*, tournament_id: int, actor=None) -> tuple[int, ...]:
+    """Freeze the prizes once registration is closed (RULES 8.2); idempotent."""
+    with _action(tournament_id, "payouts_freeze", {}, running=False) as t:
+        if t.registration_open:
+            raise DomainError("registration_open", MSG_FREEZE_OPEN, status=409)
+        if not Entry.objects.filter(tournament=t).exists():
+            raise DomainError("no_entries", MSG_NO_ENTRIES, status=409)
+        return payouts_freeze_locked(t, actor=actor)
+
+
+def payouts_set(
+    *,
+    tournament_id: int,
+    percentages: Sequence[int] | None = None,
+    rounding_unit: int | None = None,
+    actor=None,
+) -> tuple[int, ...]:
+    """The director's payout table (basis points per place, first place first) and rounding
+    unit (RULES 8.2). ``None`` leaves a setting as it is; ``percentages=[]`` goes back to the
+    default table for the field size. Once frozen the amounts are recomputed at once: the
+    explicit, logged change of RULES 8.2. Prizes of players already out are reassigned."""
+    if percentages is None and rounding_unit is None:
+        raise DomainError(
+            "bad_input", MSG_NOTHING_TO_SET, fields={"percentages": MSG_NOTHING_TO_SET}
+        )
+    new_table = None if not percentages else _check_table(percentages)
+    if rounding_unit is not None and (type(rounding_unit) is not int or rounding_unit < 1):
+        raise DomainError(
+            "bad_rounding_unit",
+            payouts_engine.MSG_BAD_ROUNDING_UNIT,
+            fields={"rounding_unit": payouts_engine.MSG_BAD_ROUNDING_UNIT},
+        )
+    kwargs = {
+        "percentages": None if percentages is None else list(percentages),
+        "rounding_unit": rounding_unit,
+    }
+    with _action(tournament_id, "payouts_set", kwargs, running=False) as t:
+        money = _money_in(t)
+        frozen = t.frozen_prizes is not None
+        table = t.payout_percentages if percentages is None else new_table
+        if frozen and table is None:
+            table = list(payouts_engine.default_percentages(money["entries"]))
+        if (
+            table is not None
+            and money["entries"]
+            and len(table) > money["entries"]
+            and (frozen or not t.registration_open)
+        ):
+            raise DomainError(
+                "too_many_places",
+                MSG_TOO_MANY_PLACES,
+                status=409,
+                fields={"places": len(table), "entries": money["entries"]},
+            )
+        pool = _pool(t, money["paid"])
+        before = {
+            "percentages": list(table_of(t, money["entries"])),
+            "rounding_unit": t.rounding_unit,
+            "prizes": list(_prizes(t, entries=money["entries"], pool=pool)),
+        }
+        t.payout_percentages = table
+        if rounding_unit is not None:
+            t.rounding_unit = rounding_unit
+        if frozen:
+            t.frozen_prizes = list(
+                payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
+            )
+        Tournament.objects.filter(pk=t.pk).update(
+            payout_percentages=t.payout_percentages,
+            rounding_unit=t.rounding_unit,
+            frozen_prizes=t.frozen_prizes,
+        )
+        prizes = _prizes(t, entries=money["entries"], pool=pool)
+        record_event(
+            t,
+            "payouts_set",
+            {
+                "before": before,
+                "percentages": table,
+                "rounding_unit": t.rounding_unit,
+                "prizes": list(prizes),
+            },
+            actor,
+        )
+        prizes_assign(t)
+    return prizes
+
+
+# ---------------------------------------------------------------- deals (RULES 8.3)
+
+
+def _int_keys(mapping: Mapping[Any, Any], name: str) -> dict[int, Any]:
+    out: dict[int, Any] = {}
+    for k, v in mapping.items():
+        try:
+            key = int(k)
+        except (TypeError, ValueError):
+            raise DomainError(
+                "bad_input", f"{name}: {k!r} is not an entry id.", fields={name: str(k)}
+            ) from None
+        out[key] = v
+    return out
+
+
+def deal_quote(t: Tournament, stacks: Mapping[Any, int] | None = None) -> dict[str, Any]:
+    """The numbers for a deal among the players still in (RULES 8.3): the unpaid prizes and,
+    given each player's stack, ICM equities rounded to the rounding unit (summing exactly to
+    the unpaid money) and the chip-chop amounts."""
+    if Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists():
+        raise DomainError("deal_exists", MSG_DEAL_EXISTS, status=409)
+    remaining = _remaining(t)
+    if len(remaining) < 2:
+        raise DomainError("deal_needs_players", MSG_DEAL_FEW_PLAYERS, status=409)
+    unpaid = list(prizes_of(t)[: len(remaining)])
+    players = [
+        {"entry": e.pk, "number": e.number, "name": e.player.name, "stack": None} for e in remaining
+    ]
+    out: dict[str, Any] = {
+        "unpaid": sum(unpaid),
+        "unpaid_prizes": unpaid,
+        "rounding_unit": t.rounding_unit,
+        "players": players,
+    }
+    if stacks is None:
+        return out
+    by_entry = _int_keys(stacks, "stacks")
+    if set(by_entry) != {e.pk for e in remaining}:
+        raise DomainError(
+            "deal_wrong_players",
+            MSG_STACKS_WRONG_PLAYERS,
+            fields={"stacks": sorted(by_entry), "players": [e.pk for e in remaining]},
+        )
+    chips = [by_entry[e.pk] for e in remaining]
+    icm = payouts_engine.icm_deal(stacks=chips, prizes=unpaid, unit=t.rounding_unit)
+    chop = payouts_engine.chip_chop(stacks=chips, prizes=unpaid)
+    equities = icm_equities(chips, unpaid) if sum(unpaid) else [0.0] * len(chips)
+    for row, stack, eq, i, c in zip(players, chips, equities, icm, chop, strict=True):
+        row.update(stack=stack, equity=eq, icm=i, chip_chop=c)
+    return out
+
+
+def deal_record(
+    *,
+    tournament_id: int,
+    amounts: Mapping[Any, int],
+    method: str,
+    actor=None,
+    stacks: Mapping[Any, int] | None = None,
+) -> dict[int, int]:
+    """Record the deal the players still in agreed (RULES 8.3): one amount per remaining
+    player, adding up exactly to the unpaid prize money (``check_deal``). Each amount replaces
+    that player's place prize when they finish."""
+    if method not in DEAL_METHODS:
+        raise DomainError("bad_method", MSG_BAD_METHOD, fields={"method": MSG_BAD_METHOD})
+    by_entry = _int_keys(amounts, "amounts")
+    kwargs = {
+        "amounts": {str(k): v for k, v in by_entry.items()},
+        "method": method,
+        "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
+    }
+    with _action(tournament_id, "deal_record", kwargs) as t:
+        if Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists():
+            raise DomainError("deal_exists", MSG_DEAL_EXISTS, status=409)
+        remaining = _remaining(t)
+        if len(remaining) < 2:
+            raise DomainError("deal_needs_players", MSG_DEAL_FEW_PLAYERS, status=409)
+        ids = [e.pk for e in remaining]
+        if set(by_entry) != set(ids):
+            raise DomainError(
+                "deal_wrong_players",
+                payouts_engine.MSG_DEAL_WRONG_PLAYERS,
+                fields={"amounts": sorted(by_entry), "players": ids},
+            )
+        unpaid = list(prizes_of(t)[: len(ids)])
+        payouts_engine.check_deal(
+            amounts=[by_entry[i] for i in ids], unpaid=unpaid, players=len(ids)
+        )
+        _note_entries(ids)
+        for e in remaining:
+            e.deal_amount = by_entry[e.pk]
+        Entry.objects.bulk_update(remaining, ["deal_amount"])
+        record_event(
+            t,
+            "deal_recorded",
+            {
+                "method": method,
+                "amounts": {str(i): by_entry[i] for i in ids},
+                "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
+                "unpaid": sum(unpaid),
+            },
+            actor,
+        )
+        prizes_assign(t)
+    return {i: by_entry[i] for i in ids}

@@ -292,6 +292,7 @@ def clock_action(
             t.clock_announced = state.index
         _apply_level_windows(t, state.index)
         t.save()
+        _freeze_if_closed(t, actor)
         record_event(
             t,
             f"clock_{action}",
@@ -317,6 +318,17 @@ def _apply_level_windows(t: Tournament, index: int) -> list[str]:
         t.rebuys_open = False
         closed.append("rebuys")
     return closed
+
+
+def _freeze_if_closed(t: Tournament, actor=None) -> None:
+    """RULES 8.2: once registration closes, the payouts freeze (idempotent)."""
+    if t.registration_open or t.frozen_prizes is not None:
+        return
+    if not Entry.objects.filter(tournament=t).exists():
+        return
+    from tourney.money import payouts_freeze_locked
+
+    payouts_freeze_locked(t, actor=actor)
 
 
 def _schedule_next_boundary(t, items, anchor, now) -> None:
@@ -377,6 +389,7 @@ def clock_announce(*, tournament_id: int, now: datetime | None = None) -> list[i
             registration_open=t.registration_open,
             rebuys_open=t.rebuys_open,
         )
+        _freeze_if_closed(t)
         _schedule_next_boundary(t, items, anchor, now)
     return recorded
 
@@ -462,6 +475,10 @@ def entry_register(
         if t.draw_at_registration or t.clock_started:
             seat_entry(t, entry, event=event)
         _shift_busted_places(t, +1)
+        if t.frozen_prizes is not None:  # a director's late override: share the new money
+            from tourney.money import _money_added
+
+            _money_added(t)
     return entry
 
 

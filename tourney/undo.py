@@ -99,7 +99,8 @@ def _services() -> dict[str, Any]:
         "table_set_button": ts.table_set_button,
         "move_manual": ts.move_manual,
     }
-    for name in ("entry_rebuy", "entry_addon", "entry_reenter"):
+    for name in ("entry_rebuy", "entry_addon", "entry_reenter", "payouts_set", "payouts_freeze",
+                 "deal_record"):
         if hasattr(money, name):
             table[name] = getattr(money, name)
     return table

@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tourney.api import api
+from tourney.views import money as money_views
 from tourney.views import pages
 
 urlpatterns = [
@@ -11,6 +12,10 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
+    path("td/<int:tournament_id>/results.csv", money_views.results_csv,
+         name="tourney-results-csv"),
+    path("td/<int:tournament_id>/results/print/", money_views.results_print,
+         name="tourney-results-print"),
     path("", include("tourney.urls_dashboard")),
     path("", include("tourney.urls_desk")),
     path("", include("tourney.urls_display")),

@@ -1,0 +1,181 @@
+"""API v1 endpoints for money (mounted by tourney/api.py): rebuys, add-ons, re-entries, the
+money summary, payout tables and their freeze, deals (RULES 7.2, 8). Thin: check the role,
+validate the schema, call one service in tourney/money.py, shape the answer."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django.shortcuts import get_object_or_404
+from ninja import Field, Router, Schema
+
+from tables import services as table_services
+from tourney import money
+from tourney.engine.errors import DomainError
+from tourney.models import Entry, Tournament
+
+router = Router(tags=["money"])
+
+MAX_MONEY = 10**13
+MAX_CHIPS = 10**12
+MAX_DEAL_PLAYERS = 100
+
+MSG_BAD_STACKS_QUERY = (
+    "Give stacks as entry:chips pairs separated by commas, e.g. stacks=81:50000,90:30000."
+)
+MSG_AMOUNT_RANGE = "Amounts are whole numbers between 0 and 10^13."
+MSG_STACK_RANGE = "Stacks are whole numbers of chips between 1 and 10^12."
+
+
+def _need_director(request) -> None:
+    from tourney.api import _need_director as need  # tourney.api mounts this module
+
+    need(request)
+
+
+def _need_desk(request) -> None:
+    from tourney.api import _need_desk as need
+
+    need(request)
+
+
+def _tournament(tid: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=tid)
+
+
+def entry_money(e: Entry) -> dict[str, Any]:
+    return {
+        "id": e.pk,
+        "number": e.number,
+        "name": e.player.name,
+        "status": e.status,
+        "paid": e.paid,
+        "fee_paid": e.fee_paid,
+        "rebuys": e.rebuys,
+        "addons": e.addons,
+        "chips_bought": e.chips_bought,
+    }
+
+
+# ---------------------------------------------------------------- rebuy, add-on, re-entry
+
+
+@router.post("/tournaments/{tid}/entries/{eid}/rebuy", summary="Rebuy (RULES 4.4, 8.1)")
+def rebuy_create(request, tid: int, eid: int):
+    _need_desk(request)
+    e = money.entry_rebuy(tournament_id=tid, entry_id=eid, actor=request.user)
+    return {**entry_money(e), "prize_pool": money.pool_of(_tournament(tid))}
+
+
+@router.post("/tournaments/{tid}/entries/{eid}/addon", summary="Add-on (RULES 4.4, 8.1)")
+def addon_create(request, tid: int, eid: int):
+    _need_desk(request)
+    e = money.entry_addon(tournament_id=tid, entry_id=eid, actor=request.user)
+    return {**entry_money(e), "prize_pool": money.pool_of(_tournament(tid))}
+
+
+@router.post(
+    "/tournaments/{tid}/entries/{eid}/reenter",
+    response={201: dict},
+    summary="Re-entry of a busted entry: a new entry of the same player",
+)
+def reentry_create(request, tid: int, eid: int):
+    _need_desk(request)
+    e = money.entry_reenter(tournament_id=tid, entry_id=eid, actor=request.user)
+    e = Entry.objects.select_related("player").get(pk=e.pk)
+    seat = table_services.seats_of(e.tournament, [e.pk]).get(e.pk)
+    return 201, {
+        **entry_money(e),
+        "reentry_of": eid,
+        "table": seat[0] if seat else None,
+        "seat": seat[1] if seat else None,
+        "waits_for_button": e.seat.waits_for_button if seat else False,
+        "prize_pool": money.pool_of(e.tournament),
+    }
+
+
+# ---------------------------------------------------------------- summary and payout tables
+
+
+@router.get("/tournaments/{tid}/money", summary="Prize pool, prizes and the bubble")
+def money_get(request, tid: int):
+    _need_desk(request)
+    return money.money_summary(_tournament(tid))
+
+
+class PayoutsIn(Schema):
+    percentages: list[int] | None = Field(default=None, max_length=money.MAX_PLACES)
+    rounding_unit: int | None = Field(default=None, ge=1, le=10**9)
+
+
+@router.put("/tournaments/{tid}/payouts", summary="Set the payout table (RULES 8.2)")
+def payouts_put(request, tid: int, payload: PayoutsIn):
+    _need_director(request)
+    money.payouts_set(
+        tournament_id=tid,
+        percentages=payload.percentages,
+        rounding_unit=payload.rounding_unit,
+        actor=request.user,
+    )
+    return money.money_summary(_tournament(tid))
+
+
+@router.post("/tournaments/{tid}/payouts/freeze", summary="Freeze the prizes (RULES 8.2)")
+def payouts_freeze(request, tid: int):
+    _need_director(request)
+    money.payouts_freeze(tournament_id=tid, actor=request.user)
+    return money.money_summary(_tournament(tid))
+
+
+# ---------------------------------------------------------------- deals (RULES 8.3)
+
+
+def _parse_stacks(text: str) -> dict[int, int]:
+    stacks: dict[int, int] = {}
+    try:
+        for part in text.split(","):
+            entry, chips = part.split(":")
+            stacks[int(entry)] = int(chips)
+    except ValueError:
+        raise DomainError(
+            "bad_input", MSG_BAD_STACKS_QUERY, fields={"stacks": MSG_BAD_STACKS_QUERY}
+        ) from None
+    if len(stacks) > MAX_DEAL_PLAYERS or not all(1 <= v <= MAX_CHIPS for v in stacks.values()):
+        raise DomainError("bad_input", MSG_STACK_RANGE, fields={"stacks": MSG_STACK_RANGE})
+    return stacks
+
+
+@router.get("/tournaments/{tid}/deal", summary="Deal quote: ICM and chip chop (RULES 8.3)")
+def deal_get(request, tid: int, stacks: str | None = None):
+    """Without ``stacks``: the players still in and the unpaid prizes. With
+    ``stacks=81:50000,90:30000`` (one per player still in): ICM and chip-chop amounts."""
+    _need_desk(request)
+    t = _tournament(tid)
+    return money.deal_quote(t, None if stacks is None else _parse_stacks(stacks))
+
+
+class DealIn(Schema):
+    method: Literal["icm", "chip_chop", "custom"]
+    amounts: dict[str, int] = Field(min_length=2, max_length=MAX_DEAL_PLAYERS)
+    stacks: dict[str, int] | None = Field(default=None, max_length=MAX_DEAL_PLAYERS)
+
+
+@router.post("/tournaments/{tid}/deal", summary="Record a deal (RULES 8.3)")
+def deal_post(request, tid: int, payload: DealIn):
+    _need_director(request)
+    if not all(0 <= v <= MAX_MONEY for v in payload.amounts.values()):
+        raise DomainError("bad_input", MSG_AMOUNT_RANGE, fields={"amounts": MSG_AMOUNT_RANGE})
+    if payload.stacks is not None and not all(1 <= v <= MAX_CHIPS for v in payload.stacks.values()):
+        raise DomainError("bad_input", MSG_STACK_RANGE, fields={"stacks": MSG_STACK_RANGE})
+    amounts = money.deal_record(
+        tournament_id=tid,
+        amounts=payload.amounts,
+        method=payload.method,
+        stacks=payload.stacks,
+        actor=request.user,
+    )
+    return {
+        "method": payload.method,
+        "amounts": {str(k): v for k, v in amounts.items()},
+        "unpaid": sum(amounts.values()),
+    }

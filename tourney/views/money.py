@@ -1,0 +1,73 @@
+"""Results exports: CSV and the printable results sheet (RULES 7.2, 8.3). Thin: check access,
+read through tourney.money, render."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.text import slugify
+
+from tourney import money
+from tourney.models import Tournament
+from tourney.roles import is_desk
+
+CSV_HEADER = ("place", "place_to", "name", "entry", "prize")
+# A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def money_display(amount: int) -> str:
+    """An amount in the smallest unit (cents) as 1,234.50; exact, no floats."""
+    return f"{amount // 100:,}.{amount % 100:02d}"
+
+
+def _safe_cell(text: str) -> str:
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def _tournament_for_desk(request, tournament_id: int) -> Tournament:
+    if not is_desk(request.user):
+        raise PermissionDenied
+    return get_object_or_404(Tournament, pk=tournament_id)
+
+
+@login_required
+def results_csv(request, tournament_id: int) -> HttpResponse:
+    """place, place_to, name, entry (number), prize (smallest unit, as the API)."""
+    t = _tournament_for_desk(request, tournament_id)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    filename = f"{slugify(t.name) or 'tournament'}-results.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(CSV_HEADER)
+    for row in money.results_rows(t):
+        writer.writerow(
+            (row["place"], row["place_to"], _safe_cell(row["name"]), row["number"], row["prize"])
+        )
+    return response
+
+
+@login_required
+def results_print(request, tournament_id: int) -> HttpResponse:
+    t = _tournament_for_desk(request, tournament_id)
+    summary = money.money_summary(t)
+    rows = money.results_rows(t)
+    for row in rows:
+        row["prize_display"] = money_display(row["prize"])
+    return render(
+        request,
+        "money/results_print.html",
+        {
+            "tournament": t,
+            "summary": summary,
+            "rows": rows,
+            "pool_display": money_display(summary["prize_pool"]),
+            "overlay_display": money_display(summary["overlay"]),
+            "printed_at": timezone.localtime(),
+        },
+    )
