@@ -4,6 +4,7 @@ purity of the engines."""
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path

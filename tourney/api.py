@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import Field, NinjaAPI, Schema
+from ninja import Field, NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import HttpBearer
@@ -313,7 +313,7 @@ def tournament_create(request, payload: TournamentIn):
         levels=data.pop("levels"),
         options=data,
     )
-    return 201, tournament_dict(t)
+    return Status(201, tournament_dict(t))
 
 
 @api.get("/tournaments/{tid}", tags=["tournaments"])
@@ -337,7 +337,7 @@ def entry_create(request, tid: int, payload: EntryIn):
     waits = False
     if seat:
         waits = entry.seat.waits_for_button
-    return 201, {
+    return Status(201, {
         "id": entry.pk,
         "number": entry.number,
         "name": entry.player.name,
@@ -345,7 +345,7 @@ def entry_create(request, tid: int, payload: EntryIn):
         "seat": seat[1] if seat else None,
         "status": entry.status,
         "waits_for_button": waits,
-    }
+    })
 
 
 @api.get("/tournaments/{tid}/seating", tags=["seating"])
@@ -532,7 +532,7 @@ def user_create(request, payload: UserIn):
     _need_director(request)
     user = create(username=payload.username, password=payload.password, role=payload.role,
                   actor=request.user)
-    return 201, {"username": user.get_username(), "role": payload.role}
+    return Status(201, {"username": user.get_username(), "role": payload.role})
 
 
 class RoleIn(Schema):
@@ -553,7 +553,7 @@ def user_role(request, username: str, payload: RoleIn):
 def token_new(request):
     from tourney.accounts import api_token_issue
 
-    return 201, {"token": api_token_issue(user=request.user, actor=request.user)}
+    return Status(201, {"token": api_token_issue(user=request.user, actor=request.user)})
 
 
 @api.delete("/tokens/{prefix}", tags=["accounts"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from django.shortcuts import get_object_or_404
-from ninja import Field, Router, Schema
+from ninja import Field, Router, Schema, Status
 
 from tables import services as table_services
 from tourney import money
@@ -84,14 +84,14 @@ def reentry_create(request, tid: int, eid: int):
     e = money.entry_reenter(tournament_id=tid, entry_id=eid, actor=request.user)
     e = Entry.objects.select_related("player").get(pk=e.pk)
     seat = table_services.seats_of(e.tournament, [e.pk]).get(e.pk)
-    return 201, {
+    return Status(201, {
         **entry_money(e),
         "reentry_of": eid,
         "table": seat[0] if seat else None,
         "seat": seat[1] if seat else None,
         "waits_for_button": e.seat.waits_for_button if seat else False,
         "prize_pool": money.pool_of(e.tournament),
-    }
+    })
 
 
 # ---------------------------------------------------------------- summary and payout tables
