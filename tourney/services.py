@@ -39,6 +39,8 @@ MSG_ENTRY_NOT_FOUND = "No such entry in this tournament."
 MSG_ENTRY_NOT_SEATED = "This entry is not in play (already out or not seated)."
 MSG_DUPLICATE_ENTRY = "The same entry is listed twice."
 MSG_NAME_REQUIRED = "A player name is required."
+MSG_NAME_TOO_LONG = "The name is too long (120 characters at most)."
+MSG_PLAYER_STILL_IN = "This player already has an entry in play."
 MSG_REGISTRATION_CLOSED = "Registration is closed."
 MSG_TOURNAMENT_FINISHED = "The tournament is finished."
 MSG_NO_BUSTS = "List at least one entry."
@@ -416,11 +418,7 @@ def _player_for(name: str, player_id: int | None) -> Player:
     if not name:
         raise DomainError("bad_input", MSG_NAME_REQUIRED, fields={"name": MSG_NAME_REQUIRED})
     if len(name) > 120:
-        raise DomainError(
-            "bad_input",
-            "The name is too long (120 characters at most).",
-            fields={"name": "too long"},
-        )
+        raise DomainError("bad_input", MSG_NAME_TOO_LONG, fields={"name": MSG_NAME_TOO_LONG})
     return Player.objects.create(name=name)
 
 
@@ -441,10 +439,21 @@ def entry_register(
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
-        if not t.registration_open and not override:
+        closed = not t.registration_open or (
+            # RULES 4.4, from the clock itself: shut even before beat announces the level
+            t.late_reg_until is not None
+            and t.clock_started
+            and clock_read(t).index > t.late_reg_until
+        )
+        if closed and not override:
             raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
         new_player = player_id is None
         player = _player_for(name, player_id)
+        if not new_player and Entry.objects.filter(tournament=t, player=player).exclude(
+            status=Entry.Status.BUSTED
+        ).exists():
+            raise DomainError("player_still_in", MSG_PLAYER_STILL_IN, status=409,
+                              fields={"player_id": player_id})
         number = (
             Entry.objects.filter(tournament=t)
             .order_by("-number")

@@ -22,6 +22,8 @@ from tourney.services import lock_tournament, record_event
 AUTOMATIC = {"level_started", "break_started"}
 MSG_NOTHING_TO_UNDO = "There is nothing to undo."
 MSG_CANNOT_UNDO = "The last action ({kind}) cannot be undone here; it has an undo of its own."
+# Records of undos done by a screen's own undo: the stack goes on below them.
+SELF_UNDOS = ("undo", "entry_registration_undone", "chip_race_undone")
 # The bottom of the stack: nothing before these is undone.
 NO_UNDO_NEEDED = {"tournament_created"}
 MSG_NOTHING_TO_REDO = "There is nothing to redo."
@@ -40,7 +42,9 @@ def _journaled(t: Tournament):
 def undo_target(t: Tournament) -> Event | None:
     """The last action not undone yet. Actions that keep no journal (a chip race, with its own
     undo) stop the walk: undoing past them would lose what they did."""
-    for e in _journaled(t).filter(undone=False).exclude(kind="undo").iterator(chunk_size=50):
+    for e in _journaled(t).filter(undone=False).exclude(kind__in=SELF_UNDOS).iterator(
+        chunk_size=50
+    ):
         if "undo" in (e.payload or {}):
             return e
         if e.kind in NO_UNDO_NEEDED:

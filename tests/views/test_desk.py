@@ -1,0 +1,629 @@
+"""Issue 7: the registration desk screen — register by name or known player, the seat card,
+re-entry, rebuy, add-on, alternates, refusal after registration closes (director override),
+undo of the clerk's own last registration, today's totals by clerk, and the desk role."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.contrib.auth.models import Group
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from tables.models import Move, Seat
+from tables.services import move_manual
+from tourney import desk, money, services
+from tourney.models import Entry, Event, Player, Tournament
+from tourney.roles import DESK_GROUP
+from tourney.views import desk as desk_views
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _client(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def clerk_client(desk_clerk) -> Client:
+    return _client(desk_clerk)
+
+
+@pytest.fixture
+def director_client(director) -> Client:
+    return _client(director)
+
+
+@pytest.fixture
+def other_clerk(django_user_model):
+    user = django_user_model.objects.create_user("clerk2", password="clerk2-pass-123")
+    user.groups.add(Group.objects.get_or_create(name=DESK_GROUP)[0])
+    return user
+
+
+def url(name: str, t: Tournament, *args) -> str:
+    return reverse(name, args=[t.pk, *args])
+
+
+def snapshot(t: Tournament) -> tuple:
+    """Everything a refused desk action must leave as it was."""
+    return (
+        list(
+            Entry.objects.filter(tournament=t)
+            .order_by("pk")
+            .values_list("pk", "status", "paid", "rebuys", "addons", "chips_bought")
+        ),
+        list(Seat.objects.filter(tournament=t).order_by("pk").values_list("pk", "entry_id")),
+        Player.objects.count(),
+        Event.objects.filter(tournament=t).count(),
+        Move.objects.filter(tournament=t).count(),
+    )
+
+
+def register(client: Client, t: Tournament, htmx: bool = False, **data):
+    return client.post(url("tourney-desk-register", t), data, **(HTMX if htmx else {}))
+
+
+def bust(t: Tournament, entry: Entry, director) -> None:
+    services.elimination_record(tournament_id=t.pk, busts=[(entry.pk, 20000)], actor=director)
+
+
+# ---------------------------------------------------------------- roles
+
+
+def test_desk_clerk_and_director_see_the_desk(clerk_client, director_client, tournament):
+    for client in (clerk_client, director_client):
+        response = client.get(url("tourney-desk", tournament))
+        assert response.status_code == 200
+        body = response.content.decode()
+        assert 'id="desk-name"' in body
+        assert "Registration open" in body
+        assert "js/desk.js" in body and "<script>" not in body  # no inline script
+
+
+def test_stranger_gets_403_on_every_desk_url(stranger, tournament):
+    client = _client(stranger)
+    before = snapshot(tournament)
+    assert client.get(url("tourney-desk", tournament)).status_code == 403
+    assert client.get(url("tourney-desk-search", tournament), {"q": "a"}, **HTMX).status_code == 403
+    assert client.get(url("tourney-desk-side", tournament), **HTMX).status_code == 403
+    assert register(client, tournament, name="Ann Lee").status_code == 403
+    assert client.post(url("tourney-desk-undo", tournament), {"entry": 1}).status_code == 403
+    assert snapshot(tournament) == before
+
+
+def test_anonymous_is_sent_to_login_and_nothing_changes(tournament):
+    client = Client()
+    before = snapshot(tournament)
+    response = client.get(url("tourney-desk", tournament))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    response = register(client, tournament, name="Ann Lee")
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert snapshot(tournament) == before
+
+
+def test_desk_clerk_cannot_open_the_director_dashboard(clerk_client, tournament):
+    assert clerk_client.get(reverse("tourney-dashboard", args=[tournament.pk])).status_code == 403
+
+
+def test_unknown_tournament_is_404(clerk_client):
+    assert clerk_client.get(reverse("tourney-desk", args=[999999])).status_code == 404
+
+
+# ---------------------------------------------------------------- registering
+
+
+def test_register_new_player_without_javascript_redirects_to_the_seat_card(
+    clerk_client, desk_clerk, tournament
+):
+    response = register(clerk_client, tournament, name="  Ann   Lee ")
+    assert response.status_code == 303
+    entry = Entry.objects.get(tournament=tournament, player__name="Ann Lee")
+    assert response["Location"] == f"{url('tourney-desk', tournament)}?entry={entry.pk}"
+
+    page = clerk_client.get(response["Location"])
+    body = page.content.decode()
+    seat = Seat.objects.select_related("table").get(entry=entry)
+    assert (
+        f"Registered #{entry.number} Ann Lee: table {seat.table.number}, seat {seat.number}."
+        in body
+    )
+    assert f'data-testid="card-table">{seat.table.number}<' in body
+    assert f'data-testid="card-seat">{seat.number}<' in body
+    assert "20,000" in body  # the starting stack
+    assert 'class="qr"' in body and "<svg" in body  # the QR code to the phone page, inline
+
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.SEATED
+    assert entry.created_by == desk_clerk
+    assert entry.paid == tournament.buy_in and entry.fee_paid == tournament.fee
+    event = Event.objects.get(tournament=tournament, kind="entry_registered")
+    assert event.actor == desk_clerk and event.payload["entry"] == entry.pk
+    assert not Move.objects.filter(entry=entry).exists()  # a first seating is no move (3.8)
+
+
+def test_seat_card_qr_encodes_the_players_phone_page(clerk_client, tournament, monkeypatch):
+    seen = []
+    real = desk_views._qr_svg
+    monkeypatch.setattr(desk_views, "_qr_svg", lambda u: seen.append(u) or real(u))
+    register(clerk_client, tournament, name="Ann Lee")
+    entry = Entry.objects.get(tournament=tournament)
+    clerk_client.get(url("tourney-desk", tournament), {"entry": entry.pk})
+    assert seen == [f"http://testserver/p/{tournament.display_token}/"]
+
+
+def test_register_with_htmx_answers_the_main_fragment_and_tells_the_side_to_refresh(
+    clerk_client, tournament
+):
+    response = register(clerk_client, tournament, htmx=True, name="Bob Stone")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<html" not in body and 'id="seat-card"' in body
+    assert "Registered #1 Bob Stone" in body
+    assert "desk-changed" in response["HX-Trigger"]
+    assert Entry.objects.filter(tournament=tournament, player__name="Bob Stone").count() == 1
+
+
+def test_register_a_known_player_of_a_past_tournament_reuses_the_player(
+    clerk_client, director, tournament
+):
+    past = services.tournament_create(actor=director, name="Last week", tables=1, seed=1)
+    old = services.entry_register(tournament_id=past.pk, name="Carla Okafor", actor=director)
+    players = Player.objects.count()
+    response = register(clerk_client, tournament, player_id=old.player_id)
+    assert response.status_code == 303
+    entry = Entry.objects.get(tournament=tournament)
+    assert entry.player_id == old.player_id and entry.status == Entry.Status.SEATED
+    assert Player.objects.count() == players
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", services.MSG_NAME_REQUIRED),
+        ("   ", services.MSG_NAME_REQUIRED),
+        ("x" * 121, "The name is too long (120 characters at most)."),
+    ],
+)
+def test_bad_name_shows_the_message_and_changes_nothing(clerk_client, tournament, name, message):
+    before = snapshot(tournament)
+    for htmx in (False, True):
+        response = register(clerk_client, tournament, htmx=htmx, name=name)
+        assert response.status_code == 400
+        body = response.content.decode()
+        assert message in body and 'data-code="bad_input"' in body
+        assert ("<html" in body) is not htmx  # the page without JS, the fragment with it
+        assert "HX-Trigger" not in response
+    assert snapshot(tournament) == before
+
+
+def test_a_120_character_name_is_accepted(clerk_client, tournament):
+    assert register(clerk_client, tournament, name="y" * 120).status_code == 303
+    assert Entry.objects.get(tournament=tournament).player.name == "y" * 120
+
+
+def test_bad_player_id_is_refused(clerk_client, tournament):
+    before = snapshot(tournament)
+    response = register(clerk_client, tournament, player_id="abc")
+    assert response.status_code == 400
+    assert desk_views.MSG_BAD_PLAYER in response.content.decode()
+    response = register(clerk_client, tournament, player_id="987654")
+    assert response.status_code == 404
+    assert "No such player." in response.content.decode()
+    assert snapshot(tournament) == before
+
+
+def test_a_player_still_in_play_is_not_registered_twice(clerk_client, tournament):
+    register(clerk_client, tournament, name="Ann Lee")
+    entry = Entry.objects.get(tournament=tournament)
+    before = snapshot(tournament)
+    response = register(clerk_client, tournament, htmx=True, player_id=entry.player_id)
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert desk.MSG_PLAYER_IN_PLAY in body and 'data-code="player_in_play"' in body
+    assert f'data-entry="{entry.pk}"' in body  # their seat card, to reprint
+    assert snapshot(tournament) == before
+
+
+# ---------------------------------------------------------------- search
+
+
+def test_search_lists_known_players_best_match_first(clerk_client, director, tournament):
+    past = services.tournament_create(actor=director, name="Last week", tables=1, seed=1)
+    for name in ("Annette Berg", "Ann Lee", "Joanna Annis", "Bob Stone"):
+        services.entry_register(tournament_id=past.pk, name=name, actor=director)
+    response = clerk_client.get(url("tourney-desk-search", tournament), {"q": "ann"}, **HTMX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<html" not in body and 'data-q="ann"' in body
+    assert body.index("Ann Lee") < body.index("Annette Berg") < body.index("Joanna Annis")
+    assert "Bob Stone" not in body and "last played Last week" in body
+    assert "New player “ann”" in body
+
+    rows = desk.player_search(tournament, "ann lee")
+    assert [r["name"] for r in rows] == ["Ann Lee"] and rows[0]["action"] == "register"
+
+
+def test_search_says_who_is_in_play_or_may_re_enter(clerk_client, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(reentries_allowed=1)
+    tournament.refresh_from_db()
+    a = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    services.entry_register(tournament_id=tournament.pk, name="Ann Other", actor=director)
+    bust(tournament, a, director)
+    rows = {r["name"]: r for r in desk.player_search(tournament, "ann")}
+    assert rows["Ann Lee"]["action"] == "reenter" and rows["Ann Lee"]["reentries_left"] == 1
+    assert rows["Ann Other"]["action"] == "in_play" and rows["Ann Other"]["entry"]["table"]
+    body = clerk_client.get(url("tourney-desk-search", tournament), {"q": "ann"}, **HTMX)
+    assert ">Re-enter<" in body.content.decode() and ">Show card<" in body.content.decode()
+
+
+def test_search_without_javascript_lists_players_on_the_page(clerk_client, director, tournament):
+    services.entry_register(tournament_id=tournament.pk, name="Dmitri Novak", actor=director)
+    response = clerk_client.get(url("tourney-desk-search", tournament), {"q": "dmi"})
+    assert response.status_code == 302
+    page = clerk_client.get(response["Location"])
+    assert "Dmitri Novak" in page.content.decode() and 'data-q="dmi"' in page.content.decode()
+
+
+# ---------------------------------------------------------------- re-entry, rebuy, add-on
+
+
+def test_enter_on_a_busted_player_re_enters(clerk_client, desk_clerk, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(reentries_allowed=1)
+    first = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    services.entry_register(tournament_id=tournament.pk, name="Bob Stone", actor=director)
+    services.entry_register(tournament_id=tournament.pk, name="Cy Berg", actor=director)
+    bust(tournament, first, director)
+    response = register(clerk_client, tournament, htmx=True, player_id=first.player_id)
+    assert response.status_code == 200
+    assert "Re-entered #4 Ann Lee" in response.content.decode()
+    new = Entry.objects.get(tournament=tournament, number=4)
+    assert new.player_id == first.player_id and new.status == Entry.Status.SEATED
+    assert new.created_by == desk_clerk
+    assert "re-entry" in response.content.decode()  # on the seat card
+    ev = Event.objects.get(tournament=tournament, kind="entry_reentered")
+    assert ev.payload["from_entry"] == first.pk and ev.actor == desk_clerk
+
+
+def test_re_enter_button_and_its_refusal_when_none_are_left(clerk_client, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(reentries_allowed=1)
+    first = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    services.entry_register(tournament_id=tournament.pk, name="Bob Stone", actor=director)
+    services.entry_register(tournament_id=tournament.pk, name="Cy Berg", actor=director)
+    bust(tournament, first, director)
+    response = clerk_client.post(url("tourney-desk-reenter", tournament, first.pk))
+    assert response.status_code == 303
+    second = Entry.objects.get(tournament=tournament, number=4)
+    assert second.player_id == first.player_id
+    bust(tournament, second, director)
+    before = snapshot(tournament)
+    response = clerk_client.post(url("tourney-desk-reenter", tournament, second.pk), **HTMX)
+    assert response.status_code == 409
+    assert money.MSG_NO_REENTRIES in response.content.decode()
+    assert snapshot(tournament) == before
+
+
+def test_rebuy_takes_the_money_and_the_chips(clerk_client, desk_clerk, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(
+        rebuy_price=5000, rebuy_chips=20000, rebuy_until=0
+    )
+    e = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    response = clerk_client.post(url("tourney-desk-rebuy", tournament, e.pk), **HTMX)
+    assert response.status_code == 200
+    assert f"Rebuy for #{e.number} Ann Lee: 50.00 taken, 20,000 chips." in response.content.decode()
+    e.refresh_from_db()
+    assert (e.rebuys, e.paid, e.chips_bought) == (1, 10000, 40000)
+    ev = Event.objects.get(tournament=tournament, kind="entry_rebuy")
+    assert ev.actor == desk_clerk and ev.payload["amount"] == 5000
+
+
+def test_rebuy_after_its_window_is_refused(clerk_client, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(rebuy_price=5000, rebuys_open=False)
+    e = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    before = snapshot(tournament)
+    response = clerk_client.post(url("tourney-desk-rebuy", tournament, e.pk))
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert money.MSG_REBUYS_CLOSED in body and 'data-code="rebuys_closed"' in body
+    assert snapshot(tournament) == before
+
+
+def test_addon_only_during_its_break(clerk_client, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(
+        addon_at=1, addon_price=3000, addon_chips=15000
+    )
+    e = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    services.clock_action(tournament_id=tournament.pk, action="start", actor=director)
+    before = snapshot(tournament)
+    response = clerk_client.post(url("tourney-desk-addon", tournament, e.pk), **HTMX)
+    assert response.status_code == 409
+    assert money.MSG_ADDON_NOT_NOW in response.content.decode()
+    assert snapshot(tournament) == before
+
+    services.clock_action(tournament_id=tournament.pk, action="jump", index=1, actor=director)
+    response = clerk_client.post(url("tourney-desk-addon", tournament, e.pk), **HTMX)
+    assert response.status_code == 200
+    e.refresh_from_db()
+    assert (e.addons, e.paid, e.chips_bought) == (1, 8000, 35000)
+    assert Event.objects.filter(tournament=tournament, kind="entry_addon").count() == 1
+    response = clerk_client.post(url("tourney-desk-addon", tournament, e.pk), **HTMX)
+    assert response.status_code == 409 and money.MSG_ADDON_TAKEN in response.content.decode()
+
+
+# ---------------------------------------------------------------- closed registration
+
+
+def test_closed_registration_is_refused_for_the_clerk(clerk_client, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(registration_open=False)
+    before = snapshot(tournament)
+    response = register(clerk_client, tournament, htmx=True, name="Late Larry")
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert services.MSG_REGISTRATION_CLOSED in body
+    assert 'data-code="registration_closed"' in body
+    assert "Register anyway" not in body
+    response = register(clerk_client, tournament, name="Late Larry", override="1")
+    assert response.status_code == 403
+    assert desk_views.MSG_OVERRIDE_DIRECTOR_ONLY in response.content.decode()
+    assert snapshot(tournament) == before
+
+
+def test_director_overrides_closed_registration_after_confirming(director_client, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(registration_open=False)
+    before = snapshot(tournament)
+    response = register(director_client, tournament, htmx=True, name="Late Larry")
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert services.MSG_REGISTRATION_CLOSED in body
+    assert 'id="override-confirm"' in body and 'name="override" value="1"' in body
+    assert snapshot(tournament) == before  # asking is not doing
+
+    response = register(director_client, tournament, htmx=True, name="Late Larry", override="1")
+    assert response.status_code == 200
+    entry = Entry.objects.get(tournament=tournament, player__name="Late Larry")
+    assert entry.status == Entry.Status.SEATED
+
+
+# ---------------------------------------------------------------- alternates
+
+
+def test_full_room_makes_alternates_who_are_seated_in_order(clerk_client, director):
+    t = services.tournament_create(
+        actor=director,
+        name="Small",
+        seats_per_table=2,
+        tables=1,
+        seed=3,
+        options={"auto_open_tables": False},
+    )
+    for name in ("Ann Lee", "Bob Stone", "Cy Berg", "Dee Novak"):
+        response = register(clerk_client, t, name=name)
+        assert response.status_code == 303
+    cy = Entry.objects.get(tournament=t, player__name="Cy Berg")
+    dee = Entry.objects.get(tournament=t, player__name="Dee Novak")
+    assert (cy.status, dee.status) == (Entry.Status.ALTERNATE, Entry.Status.ALTERNATE)
+    page = clerk_client.get(url("tourney-desk", t), {"entry": dee.pk}).content.decode()
+    assert "Alternates <b>2</b>" in page
+    assert "no. 2" in page  # Dee's card: second on the list
+    assert page.index("#3 Cy Berg") < page.index("#4 Dee Novak")
+
+    ann = Entry.objects.get(tournament=t, player__name="Ann Lee")
+    bust(t, ann, director)
+    cy.refresh_from_db()
+    assert cy.status == Entry.Status.SEATED
+    side = clerk_client.get(url("tourney-desk-side", t), **HTMX).content.decode()
+    seat = Seat.objects.select_related("table").get(entry=cy)
+    assert f"#3 Cy Berg → <b>table {seat.table.number} seat {seat.number}</b>" in side
+    assert "#4 Dee Novak" in side
+
+
+def test_full_room_opens_a_table_when_the_director_allows_it(clerk_client, director):
+    t = services.tournament_create(
+        actor=director, name="Small", seats_per_table=2, tables=1, seed=3
+    )
+    for name in ("Ann Lee", "Bob Stone", "Cy Berg"):
+        register(clerk_client, t, name=name)
+    cy = Entry.objects.get(tournament=t, player__name="Cy Berg")
+    assert cy.status == Entry.Status.SEATED and cy.seat.table.number == 2
+
+
+# ---------------------------------------------------------------- undo
+
+
+def test_undo_removes_the_entry_its_seat_and_move_exactly(clerk_client, desk_clerk, tournament):
+    register(clerk_client, tournament, name="Ann Lee")
+    before = snapshot(tournament)
+    register(clerk_client, tournament, name="Typo Nmae")
+    entry = Entry.objects.get(tournament=tournament, player__name="Typo Nmae")
+    seat = Seat.objects.select_related("table").get(entry=entry)
+    reg = Event.objects.get(kind="entry_registered", payload__entry=entry.pk)
+
+    page = clerk_client.get(url("tourney-desk", tournament), {"entry": entry.pk}).content.decode()
+    assert 'id="undo-button"' in page
+
+    response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": entry.pk}, **HTMX)
+    assert response.status_code == 200
+    assert f"Undone: #{entry.number} Typo Nmae." in response.content.decode()
+    assert "desk-changed" in response["HX-Trigger"]
+    assert not Entry.objects.filter(pk=entry.pk).exists()
+    assert not Seat.objects.filter(pk=seat.pk).exists()
+    assert not Player.objects.filter(name="Typo Nmae").exists()
+    reg.refresh_from_db()
+    assert reg.undone
+    undone = Event.objects.get(tournament=tournament, kind="entry_registration_undone")
+    assert undone.actor == desk_clerk
+    assert undone.payload["entry"] == entry.pk
+    assert (undone.payload["table"], undone.payload["seat"]) == (seat.table.number, seat.number)
+    assert undone.payload["moves"] == [] and undone.payload["player_removed"] is True
+    after = snapshot(tournament)
+    assert after[:3] == before[:3]  # entries, seats and players as before the typo
+    assert after[4] == before[4]
+
+
+def test_undo_keeps_a_known_player(clerk_client, director, tournament):
+    past = services.tournament_create(actor=director, name="Last week", tables=1, seed=1)
+    old = services.entry_register(tournament_id=past.pk, name="Carla Okafor", actor=director)
+    register(clerk_client, tournament, player_id=old.player_id)
+    entry = Entry.objects.get(tournament=tournament)
+    response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": entry.pk})
+    assert response.status_code == 303
+    assert not Entry.objects.filter(pk=entry.pk).exists()
+    assert Player.objects.filter(pk=old.player_id).exists()
+    ev = Event.objects.get(kind="entry_registration_undone")
+    assert ev.payload["player_removed"] is False
+
+
+def test_undo_after_a_minute_is_refused(clerk_client, tournament):
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        register(clerk_client, tournament, name="Ann Lee")
+    entry = Entry.objects.get(tournament=tournament)
+    before = snapshot(tournament)
+    with time_machine.travel(start + timedelta(seconds=61), tick=False):
+        page = clerk_client.get(url("tourney-desk", tournament), {"entry": entry.pk})
+        assert 'id="undo-button"' not in page.content.decode()
+        response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": entry.pk})
+    assert response.status_code == 409
+    assert desk.MSG_UNDO_TOO_LATE in response.content.decode()
+    assert snapshot(tournament) == before
+
+
+def test_undo_only_of_your_own_last_registration(clerk_client, other_clerk, tournament):
+    register(clerk_client, tournament, name="Ann Lee")
+    register(clerk_client, tournament, name="Bob Stone")
+    ann = Entry.objects.get(player__name="Ann Lee")
+    bob = Entry.objects.get(player__name="Bob Stone")
+    before = snapshot(tournament)
+    response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": ann.pk})
+    assert response.status_code == 409 and desk.MSG_UNDO_NOT_LAST in response.content.decode()
+    response = _client(other_clerk).post(url("tourney-desk-undo", tournament), {"entry": bob.pk})
+    assert response.status_code == 403 and desk.MSG_UNDO_NOT_YOURS in response.content.decode()
+    response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": "x"})
+    assert response.status_code == 404 and desk.MSG_ENTRY_NOT_FOUND in response.content.decode()
+    assert snapshot(tournament) == before
+
+
+def test_undo_is_refused_once_something_depends_on_the_entry(clerk_client, director, tournament):
+    register(clerk_client, tournament, name="Ann Lee")
+    entry = Entry.objects.get(tournament=tournament)
+    seat = Seat.objects.select_related("table").get(entry=entry)
+    target = 2 if seat.table.number != 2 else 1
+    move_manual(
+        tournament_id=tournament.pk, entry_id=entry.pk, table_number=target, seat=1, actor=director
+    )
+    before = snapshot(tournament)
+    response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": entry.pk}, **HTMX)
+    assert response.status_code == 409
+    assert desk.MSG_UNDO_DEPENDS in response.content.decode()
+    assert 'data-code="undo_depends"' in response.content.decode()
+    assert snapshot(tournament) == before
+
+
+def test_undo_of_a_rebought_entry_is_refused(clerk_client, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(rebuy_price=5000)
+    register(clerk_client, tournament, name="Ann Lee")
+    entry = Entry.objects.get(tournament=tournament)
+    clerk_client.post(url("tourney-desk-rebuy", tournament, entry.pk))
+    before = snapshot(tournament)
+    response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": entry.pk})
+    assert response.status_code == 409 and desk.MSG_UNDO_DEPENDS in response.content.decode()
+    assert snapshot(tournament) == before
+
+
+def test_undo_of_a_re_entry_marks_both_events_undone(clerk_client, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(reentries_allowed=1)
+    first = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    services.entry_register(tournament_id=tournament.pk, name="Bob Stone", actor=director)
+    services.entry_register(tournament_id=tournament.pk, name="Cy Berg", actor=director)
+    bust(tournament, first, director)
+    register(clerk_client, tournament, player_id=first.player_id)
+    new = Entry.objects.get(tournament=tournament, number=4)
+    response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": new.pk})
+    assert response.status_code == 303
+    assert not Entry.objects.filter(pk=new.pk).exists()
+    kinds = set(
+        Event.objects.filter(payload__entry=new.pk, undone=True).values_list("kind", flat=True)
+    )
+    assert kinds == {"entry_registered", "entry_reentered"}
+    assert Player.objects.filter(pk=first.player_id).exists()
+
+
+# ---------------------------------------------------------------- totals
+
+
+def test_todays_totals_by_clerk(clerk_client, other_clerk, desk_clerk, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(
+        reentries_allowed=1, rebuy_price=4000, rebuy_chips=10000
+    )
+    yesterday = timezone.now() - timedelta(days=1)
+    with time_machine.travel(yesterday, tick=False):
+        register(clerk_client, tournament, name="Old Timer")
+    register(clerk_client, tournament, name="Ann Lee")
+    register(clerk_client, tournament, name="Bob Stone")
+    register(_client(other_clerk), tournament, name="Cy Berg")
+    ann = Entry.objects.get(player__name="Ann Lee")
+    bob = Entry.objects.get(player__name="Bob Stone")
+    clerk_client.post(url("tourney-desk-rebuy", tournament, bob.pk))
+    bust(tournament, ann, director)
+    register(clerk_client, tournament, player_id=ann.player_id)  # a re-entry
+
+    totals = desk.desk_totals(tournament)
+    rows = {r["clerk"]: r for r in totals["rows"]}
+    price = tournament.buy_in + tournament.fee  # 5,500
+    assert rows["clerk"]["entries"] == 2 and rows["clerk"]["reentries"] == 1
+    assert rows["clerk"]["rebuys"] == 1 and rows["clerk"]["addons"] == 0
+    assert rows["clerk"]["money"] == 3 * price + 4000
+    assert rows["clerk2"]["entries"] == 1 and rows["clerk2"]["money"] == price
+    assert totals["total"]["money"] == 4 * price + 4000
+    assert totals["total"]["entries"] == 3  # yesterday's entry is not today's
+
+    side = clerk_client.get(url("tourney-desk-side", tournament), **HTMX).content.decode()
+    assert "<td>clerk</td><td>2</td><td>1</td><td>1</td><td>0</td><td>205.00</td>" in side
+    assert "<th>Total</th><th>3</th><th>1</th><th>1</th><th>0</th><th>260.00</th>" in side
+    assert desk_clerk.username == "clerk"
+
+
+def test_undo_closes_a_table_the_registration_opened(clerk_client, director):
+    t = services.tournament_create(
+        actor=director, name="Small", seats_per_table=2, tables=1, seed=3
+    )
+    register(clerk_client, t, name="Ann Lee")
+    register(clerk_client, t, name="Bob Stone")
+    register(clerk_client, t, name="Cy Berg")
+    cy = Entry.objects.get(tournament=t, player__name="Cy Berg")
+    t.refresh_from_db()
+    assert cy.seat.table.number == 2 and t.started_tables == 2
+    response = clerk_client.post(url("tourney-desk-undo", t), {"entry": cy.pk})
+    assert response.status_code == 303
+    t.refresh_from_db()
+    assert list(t.tables.values_list("number", flat=True)) == [1]
+    assert t.started_tables == 1
+    ev = Event.objects.get(tournament=t, kind="entry_registration_undone")
+    assert ev.payload["tables_removed"] == [2]
+
+
+def test_undo_moves_players_already_out_back_up_a_place(clerk_client, director, tournament):
+    for name in ("Ann Lee", "Bob Stone", "Cy Berg"):
+        services.entry_register(tournament_id=tournament.pk, name=name, actor=director)
+    ann = Entry.objects.get(player__name="Ann Lee")
+    bust(tournament, ann, director)
+    ann.refresh_from_db()
+    assert ann.place == 3
+    register(clerk_client, tournament, name="Late Dee")
+    ann.refresh_from_db()
+    assert ann.place == 4  # one more entry: the first out finishes one place lower
+    dee = Entry.objects.get(player__name="Late Dee")
+    assert (
+        clerk_client.post(url("tourney-desk-undo", tournament), {"entry": dee.pk}).status_code
+        == 303
+    )
+    ann.refresh_from_db()
+    assert (ann.place, ann.place_to) == (3, 3)

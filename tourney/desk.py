@@ -1,0 +1,521 @@
+"""The registration desk: its own writes (register-or-re-enter, undo of the clerk's last
+registration) and the reads its screen shows (type-ahead over known players, the seat card,
+alternates, today's totals by clerk).
+
+Registration, re-entry, rebuy and add-on rules stay in ``tourney.services`` and
+``tourney.money``; this module only chooses which of them a desk action means and reads rows
+for the screen."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
+from django.utils import timezone
+
+from tables.models import Move, Seat, Table
+from tourney import money
+from tourney.engine.errors import DomainError
+from tourney.models import Entry, Event, Player, Tournament
+from tourney.services import clock_read, entry_register, lock_tournament, record_event
+
+UNDO_SECONDS = 60
+SEARCH_LIMIT = 8
+SEARCH_MAX_WORDS = 4
+
+MSG_PLAYER_IN_PLAY = "This player already has an entry in play."
+MSG_ENTRY_NOT_FOUND = "No such entry in this tournament."
+MSG_UNDO_NOT_YOURS = "Only the clerk who registered an entry can undo it."
+MSG_UNDO_NOT_LAST = "Only your last registration can be undone."
+MSG_UNDO_TOO_LATE = "Too late to undo: a registration can be undone within a minute."
+MSG_UNDO_DEPENDS = (
+    "Cannot undo: something has happened to this entry since (a move, a bust, a rebuy or an "
+    "add-on). Ask the director."
+)
+MSG_FINISHED = "The tournament is finished."
+
+
+def money_text(amount: int) -> str:
+    """An amount in the smallest unit (cents) as 1,234.50; exact, no floats."""
+    return f"{amount // 100:,}.{amount % 100:02d}"
+
+
+# ---------------------------------------------------------------- writes
+
+
+def desk_register(
+    *,
+    tournament_id: int,
+    name: str = "",
+    player_id: int | None = None,
+    actor=None,
+    override: bool = False,
+) -> tuple[Entry, str]:
+    """What Enter at the desk means: a known player whose entries here are all out re-enters
+    (``money.entry_reenter``); a known player still in is refused; anyone else is registered
+    (``services.entry_register``, RULES 1.3). Returns the entry and "registered" or
+    "reentered"."""
+    with transaction.atomic():
+        # Locked first, so two desks choosing for the same player are serialised.
+        t = lock_tournament(tournament_id)
+        if player_id is not None:
+            mine = list(Entry.objects.filter(tournament=t, player_id=player_id).order_by("-number"))
+            live = [e for e in mine if e.status != Entry.Status.BUSTED]
+            if live:
+                raise DomainError(
+                    "player_in_play",
+                    MSG_PLAYER_IN_PLAY,
+                    status=409,
+                    fields={"entry": live[0].pk, "number": live[0].number},
+                )
+            if mine:
+                entry = money.entry_reenter(tournament_id=t.pk, entry_id=mine[0].pk, actor=actor)
+                return entry, "reentered"
+        entry = entry_register(
+            tournament_id=t.pk, name=name, player_id=player_id, actor=actor, override=override
+        )
+        return entry, "registered"
+
+
+def is_reentry_of_known_player(t: Tournament, player_id: int | None) -> bool:
+    """Would Enter for this player be a re-entry (no director override exists for those)?"""
+    return (
+        player_id is not None and Entry.objects.filter(tournament=t, player_id=player_id).exists()
+    )
+
+
+def _undo_refusal(t: Tournament, e: Entry, actor, now: datetime) -> DomainError | None:
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return DomainError("undo_not_yours", MSG_UNDO_NOT_YOURS, status=403)
+    if e.created_by_id != actor.pk:
+        return DomainError("undo_not_yours", MSG_UNDO_NOT_YOURS, status=403)
+    last = (
+        Entry.objects.filter(tournament=t, created_by=actor)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if last != e.pk:
+        return DomainError("undo_not_last", MSG_UNDO_NOT_LAST, status=409)
+    if now - e.created_at > timedelta(seconds=UNDO_SECONDS):
+        return DomainError("undo_too_late", MSG_UNDO_TOO_LATE, status=409)
+    return None
+
+
+def entry_registration_undo(
+    *, tournament_id: int, entry_id: int, actor, now: datetime | None = None
+) -> dict[str, Any]:
+    """Undo the clerk's own last registration within a minute, if nothing depends on it: the
+    entry, its seat and its seating Move go, as does a player created by it; the registration
+    events are marked undone and an ``entry_registration_undone`` Event records what was
+    removed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if t.status == Tournament.Status.FINISHED:
+            raise DomainError("tournament_finished", MSG_FINISHED, status=409)
+        e = Entry.objects.filter(tournament=t, pk=entry_id).select_related("player").first()
+        if e is None:
+            raise DomainError(
+                "entry_not_found", MSG_ENTRY_NOT_FOUND, status=404, fields={"entry": entry_id}
+            )
+        refusal = _undo_refusal(t, e, actor, now)
+        if refusal is not None:
+            raise refusal
+        registered = (
+            Event.objects.filter(
+                tournament=t, kind="entry_registered", payload__entry=e.pk, undone=False
+            )
+            .order_by("pk")
+            .first()
+        )
+        moves = list(Move.objects.filter(entry=e).order_by("pk"))
+        later = Event.objects.filter(
+            tournament=t, pk__gt=registered.pk if registered else 0, payload__entry=e.pk
+        ).exclude(kind="entry_reentered")
+        if (
+            registered is None
+            or e.status == Entry.Status.BUSTED
+            or e.place is not None
+            or e.rebuys
+            or e.addons
+            or e.deal_amount is not None
+            or any(m.event_id != registered.pk for m in moves)
+            or later.exists()
+        ):
+            raise DomainError("undo_depends", MSG_UNDO_DEPENDS, status=409, fields={"entry": e.pk})
+        seat = Seat.objects.filter(entry=e).select_related("table").first()
+        reentered = list(
+            Event.objects.filter(
+                tournament=t, kind="entry_reentered", payload__entry=e.pk, undone=False
+            ).values_list("pk", flat=True)
+        )
+        payload: dict[str, Any] = {
+            "entry": e.pk,
+            "number": e.number,
+            "player": e.player_id,
+            "name": e.player.name,
+            "status": e.status,
+            "paid": e.paid,
+            "fee_paid": e.fee_paid,
+            "chips": e.chips_bought,
+            "table": seat.table.number if seat else None,
+            "seat": seat.number if seat else None,
+            "waits_for_button": seat.waits_for_button if seat else False,
+            "moves": [m.pk for m in moves],
+            "events": [registered.pk, *reentered],
+            "player_removed": False,
+        }
+        journal = next(
+            (
+                ev.payload["undo"]
+                for ev in Event.objects.filter(pk__in=payload["events"]).order_by("pk")
+                if "undo" in (ev.payload or {})
+            ),
+            {},
+        )
+        created = journal.get("created") or {}
+        Move.objects.filter(pk__in=[m.pk for m in moves]).delete()
+        Seat.objects.filter(entry=e).delete()
+        player_id = e.player_id
+        e.delete()
+        # A player the registration created (a typo, usually) goes too, so the type-ahead
+        # does not offer it again.
+        if not Entry.objects.filter(player_id=player_id).exists():
+            Player.objects.filter(pk=player_id).delete()
+            payload["player_removed"] = True
+        payload["tables_removed"] = _undo_table_changes(t, journal, created)
+        # RULES 7.1: places count from the bottom of the whole field; one entry fewer moves
+        # every player already out one place up (as the registration moved them down).
+        busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, place__gt=1)
+        payload["places_shifted"] = busted.update(place=F("place") - 1, place_to=F("place_to") - 1)
+        Event.objects.filter(pk__in=payload["events"]).update(undone=True)
+        record_event(t, "entry_registration_undone", payload, actor)
+        money.prizes_assign(t)
+    return payload
+
+
+def _undo_table_changes(t: Tournament, journal: dict[str, Any], created: dict[str, Any]) -> list:
+    """A table the registration opened goes again while nobody sits there; a button it drew
+    (RULES 2.1) is taken back when fewer than two players are left at that table."""
+    removed = []
+    for table in Table.objects.filter(tournament=t, pk__in=created.get("table") or []):
+        if (
+            not Seat.objects.filter(table=table).exists()
+            and not Move.objects.filter(tournament=t, to_table=table.number).exists()
+        ):
+            removed.append(table.number)
+            table.delete()
+    if removed:
+        before = (journal.get("tournament") or {}).get("started_tables")
+        open_now = Table.objects.filter(tournament=t, status=Table.Status.OPEN).count()
+        if before is not None and t.started_tables > max(before, open_now):
+            t.started_tables = max(before, open_now)
+            Tournament.objects.filter(pk=t.pk).update(started_tables=t.started_tables)
+    for pk, fields in (journal.get("tables") or {}).items():
+        if "button_seat" in fields and fields["button_seat"] is None:
+            if Seat.objects.filter(table_id=int(pk)).count() < 2:
+                Table.objects.filter(pk=int(pk)).update(button_seat=None)
+    return removed
+
+
+# ---------------------------------------------------------------- reads
+
+
+def undoable_entry(t: Tournament, actor, now: datetime | None = None) -> Entry | None:
+    """The clerk's last registration here while the minute lasts (the screen's Undo button;
+    the service checks everything again)."""
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return None
+    now = now or timezone.now()
+    e = (
+        Entry.objects.filter(tournament=t, created_by=actor)
+        .select_related("player")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if e is None or now - e.created_at > timedelta(seconds=UNDO_SECONDS):
+        return None
+    if e.status == Entry.Status.BUSTED or e.rebuys or e.addons:
+        return None
+    return e
+
+
+def offers(t: Tournament, now: datetime | None = None) -> dict[str, bool]:
+    """Which buttons the desk shows now (the money services decide, RULES 4.4)."""
+    index = clock_read(t, now).index if t.clock_started else None
+    rebuy_passed = t.rebuy_until is not None and index is not None and index > t.rebuy_until
+    reg_passed = t.late_reg_until is not None and index is not None and index > t.late_reg_until
+    return {
+        "registration": t.registration_open and not reg_passed,
+        "rebuy": t.rebuy_price > 0 and t.rebuys_open and not rebuy_passed,
+        "addon": t.addon_at is not None and t.addon_price > 0 and index == t.addon_at,
+        "reentry": t.reentries_allowed > 0 and t.registration_open and not reg_passed,
+    }
+
+
+def desk_status(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    tables = list(Table.objects.filter(tournament=t, status=Table.Status.OPEN))
+    capacity = sum(r.seats - len(r.unavailable_seats or ()) for r in tables)
+    counts = dict(
+        Entry.objects.filter(tournament=t)
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
+    )
+    seated = Seat.objects.filter(tournament=t, table__status=Table.Status.OPEN).count()
+    return {
+        "offers": offers(t, now),
+        "tables": len(tables),
+        "seats_free": max(0, capacity - seated),
+        "entries": sum(counts.values()),
+        "in_play": counts.get(Entry.Status.SEATED, 0) + counts.get(Entry.Status.REGISTERED, 0),
+        "alternates": counts.get(Entry.Status.ALTERNATE, 0),
+        "buy_in": money_text(t.buy_in),
+        "fee": money_text(t.fee),
+        "price": money_text(t.buy_in + t.fee),
+        "rebuy_price": money_text(t.rebuy_price),
+        "addon_price": money_text(t.addon_price),
+    }
+
+
+def _entry_row(e: Entry, where: dict[int, tuple[int, int]]) -> dict[str, Any]:
+    table, seat = where.get(e.pk, (None, None))
+    return {
+        "id": e.pk,
+        "number": e.number,
+        "status": e.status,
+        "table": table,
+        "seat": seat,
+        "rebuys": e.rebuys,
+        "addons": e.addons,
+    }
+
+
+def _seats(t: Tournament, entry_ids: list[int]) -> dict[int, tuple[int, int]]:
+    from tables.services import seats_of
+
+    return seats_of(t, entry_ids) if entry_ids else {}
+
+
+def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
+    """Known players (anyone who has entered any tournament) whose name or nickname holds
+    every typed word; exact and prefix matches first, then the most recently seen. Each row
+    says what Enter would do here: register, re-enter, or nothing (still in play)."""
+    words = " ".join((query or "").split())[:120].split()[:SEARCH_MAX_WORDS]
+    if not words:
+        return []
+    text = " ".join(words)
+    qs = Player.objects.filter(entries__isnull=False)
+    for word in words:
+        qs = qs.filter(Q(name__icontains=word) | Q(nickname__icontains=word))
+    last = Entry.objects.filter(player=OuterRef("pk")).order_by("-created_at")
+    players = list(
+        qs.annotate(
+            rank=Case(
+                When(name__iexact=text, then=Value(0)),
+                When(name__istartswith=text, then=Value(1)),
+                When(nickname__iexact=text, then=Value(1)),
+                default=Value(2),
+                output_field=IntegerField(),
+            ),
+            last_seen=Max("entries__created_at"),
+            last_event=Subquery(last.values("tournament__name")[:1]),
+        ).order_by("rank", "-last_seen", "name")[:limit]
+    )
+    if not players:
+        return []
+    here: dict[int, list[Entry]] = defaultdict(list)
+    for e in Entry.objects.filter(tournament=t, player__in=players).order_by("-number"):
+        here[e.player_id].append(e)
+    where = _seats(t, [e.pk for es in here.values() for e in es])
+    rows = []
+    for p in players:
+        mine = here.get(p.pk, [])
+        live = [e for e in mine if e.status != Entry.Status.BUSTED]
+        if live:
+            action, entry = "in_play", live[0]
+        elif mine:
+            action, entry = "reenter", mine[0]
+        else:
+            action, entry = "register", None
+        rows.append(
+            {
+                "id": p.pk,
+                "name": p.name,
+                "nickname": p.nickname,
+                "last_event": p.last_event,
+                "last_seen": timezone.localtime(p.last_seen).date() if p.last_seen else None,
+                "action": action,
+                "entry": _entry_row(entry, where) if entry else None,
+                "entries_here": len(mine),
+                "reentries_left": max(0, t.reentries_allowed - (len(mine) - 1)) if mine else 0,
+            }
+        )
+    return rows
+
+
+def seat_card(t: Tournament, entry: Entry) -> dict[str, Any]:
+    """What the printed seat card says."""
+    seat = Seat.objects.filter(entry=entry).select_related("table").first()
+    position = None
+    if entry.status == Entry.Status.ALTERNATE:
+        position = Entry.objects.filter(
+            tournament=t, status=Entry.Status.ALTERNATE, number__lte=entry.number
+        ).count()
+    first = Entry.objects.filter(tournament=t, player_id=entry.player_id).aggregate(
+        n=Min("number")
+    )["n"]
+    return {
+        "entry_id": entry.pk,
+        "tournament": t.name,
+        "name": entry.player.name,
+        "number": entry.number,
+        "status": entry.status,
+        "table": seat.table.number if seat else None,
+        "seat": seat.number if seat else None,
+        "waits_for_button": seat.waits_for_button if seat else False,
+        "alternate_position": position,
+        "stack": t.starting_stack,
+        "stack_text": f"{t.starting_stack:,}",
+        "reentry": first is not None and first < entry.number,
+        "registered_at": timezone.localtime(entry.created_at),
+    }
+
+
+def recent_entries(t: Tournament, limit: int = 10) -> list[dict[str, Any]]:
+    entries = list(
+        Entry.objects.filter(tournament=t)
+        .select_related("player", "created_by")
+        .order_by("-number")[:limit]
+    )
+    where = _seats(t, [e.pk for e in entries])
+    rows = []
+    for e in entries:
+        row = _entry_row(e, where)
+        row["name"] = e.player.name
+        row["clerk"] = e.created_by.get_username() if e.created_by else ""
+        row["at"] = timezone.localtime(e.created_at)
+        rows.append(row)
+    return rows
+
+
+def alternates(t: Tournament) -> list[dict[str, Any]]:
+    """The alternates list, in the order they are seated as seats open."""
+    rows = Entry.objects.filter(tournament=t, status=Entry.Status.ALTERNATE).select_related(
+        "player"
+    )
+    return [
+        {"id": e.pk, "position": i, "number": e.number, "name": e.player.name}
+        for i, e in enumerate(rows.order_by("number"), start=1)
+    ]
+
+
+def seated_from_alternates(t: Tournament, limit: int = 8) -> list[dict[str, Any]]:
+    """Alternates who got a seat when one opened: entries an elimination's journal saw as
+    alternates (first seatings are not Move rows, RULES 3.8), newest first, where they sit."""
+    found: list[tuple[int, datetime]] = []
+    events = Event.objects.filter(tournament=t, kind="elimination", undone=False).order_by("-id")
+    for payload, at in events.values_list("payload", "created_at")[:50]:
+        before = ((payload or {}).get("undo") or {}).get("entries") or {}
+        for pk, fields in before.items():
+            if fields.get("status") == Entry.Status.ALTERNATE:
+                found.append((int(pk), at))
+        if len(found) >= limit:
+            break
+    found = found[:limit]
+    entries = Entry.objects.filter(pk__in=[pk for pk, _ in found]).select_related("player")
+    by_pk = {e.pk: e for e in entries}
+    where = _seats(t, list(by_pk))
+    rows = []
+    for pk, at in found:
+        e = by_pk.get(pk)
+        if e is None:
+            continue
+        table, seat = where.get(pk, (None, None))
+        rows.append(
+            {
+                "entry": pk,
+                "number": e.number,
+                "name": e.player.name,
+                "table": table,
+                "seat": seat,
+                "at": timezone.localtime(at),
+            }
+        )
+    return rows
+
+
+def _day_bounds(day: date) -> tuple[datetime, datetime]:
+    start = timezone.make_aware(datetime.combine(day, time.min))
+    end = timezone.make_aware(datetime.combine(day + timedelta(days=1), time.min))
+    return start, end
+
+
+def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
+    """Today's desk takings by clerk: entries, re-entries, rebuys, add-ons and the money
+    taken (buy-in and fee of each entry, rebuy and add-on prices), from Entry.created_by /
+    created_at and the rebuy and add-on Events. Undone registrations are gone, so they do not
+    count."""
+    day = day or timezone.localdate()
+    start, end = _day_bounds(day)
+    first = dict(
+        Entry.objects.filter(tournament=t)
+        .values_list("player_id")
+        .annotate(n=Min("number"))
+        .values_list("player_id", "n")
+    )
+    extras: dict[int, int] = defaultdict(int)  # rebuy and add-on money inside Entry.paid
+    today: list[tuple[int | None, str, int]] = []
+    for actor_id, kind, payload, at in Event.objects.filter(
+        tournament=t, kind__in=("entry_rebuy", "entry_addon"), undone=False
+    ).values_list("actor_id", "kind", "payload", "created_at"):
+        amount = int(payload.get("amount") or 0)
+        extras[payload.get("entry")] += amount
+        if start <= at < end:
+            today.append((actor_id, kind, amount))
+    blank = {"entries": 0, "reentries": 0, "rebuys": 0, "addons": 0, "money": 0}
+    by_clerk: dict[int | None, dict[str, int]] = defaultdict(lambda: dict(blank))
+    for pk, player_id, number, clerk, paid, fee in Entry.objects.filter(
+        tournament=t, created_at__gte=start, created_at__lt=end
+    ).values_list("pk", "player_id", "number", "created_by_id", "paid", "fee_paid"):
+        row = by_clerk[clerk]
+        row["reentries" if first.get(player_id, number) < number else "entries"] += 1
+        row["money"] += paid - extras.get(pk, 0) + fee
+    for actor_id, kind, amount in today:
+        row = by_clerk[actor_id]
+        row["rebuys" if kind == "entry_rebuy" else "addons"] += 1
+        row["money"] += amount
+    names = dict(
+        get_user_model()
+        .objects.filter(pk__in=[k for k in by_clerk if k is not None])
+        .values_list("pk", "username")
+    )
+    rows = [
+        {
+            "clerk": names.get(k, "") if k is not None else "",
+            **v,
+            "money_text": money_text(v["money"]),
+        }
+        for k, v in by_clerk.items()
+    ]
+    rows.sort(key=lambda r: (r["clerk"] == "", r["clerk"]))
+    total = {key: sum(r[key] for r in rows) for key in blank}
+    total["money_text"] = money_text(total["money"])
+    return {"day": day, "rows": rows, "total": total}

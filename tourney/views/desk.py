@@ -1,0 +1,302 @@
+"""The registration desk screen (/desk/<tournament>/). Thin: check access, read a form, call
+one service, render. With htmx a view answers with a fragment of desk/index.html (``#main``,
+``#results``, ``#side``) and tells the side panel to refresh (``desk-changed``); without
+JavaScript every form is a plain POST answered by a 303 to the page, or the page itself with
+the message when refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import trigger_client_event
+
+from tourney import desk, money
+from tourney.engine.errors import DomainError
+from tourney.models import Entry, Tournament
+from tourney.roles import is_desk, is_director
+
+MSG_OVERRIDE_DIRECTOR_ONLY = "Only the director can register after registration has closed."
+MSG_BAD_PLAYER = "Choose a player from the list."
+CHANGED = "desk-changed"
+
+
+def _tournament(request: HttpRequest, tournament_id: int) -> Tournament:
+    # The desk role can do only this screen (and reading); strangers get 403.
+    if not is_desk(request.user):
+        raise PermissionDenied
+    return get_object_or_404(Tournament, pk=tournament_id)
+
+
+def _qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(
+        omitsize=True, svgclass="qr", border=2, dark="#000000", light="#ffffff"
+    )
+
+
+def _card(request: HttpRequest, t: Tournament, entry: Entry | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    card = desk.seat_card(t, entry)
+    card["player_url"] = request.build_absolute_uri(
+        reverse("tourney-player", args=[t.display_token])
+    )
+    card["qr"] = _qr_svg(card["player_url"])
+    return card
+
+
+def _entry_or_none(t: Tournament, raw: Any) -> Entry | None:
+    try:
+        pk = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return Entry.objects.filter(tournament=t, pk=pk).select_related("player").first()
+
+
+def _main_context(
+    request: HttpRequest,
+    t: Tournament,
+    *,
+    card_entry: Entry | None = None,
+    query: str = "",
+    error: DomainError | None = None,
+    player_id: int | None = None,
+    confirm_override: bool = False,
+) -> dict[str, Any]:
+    undo = desk.undoable_entry(t, request.user)
+    return {
+        "tournament": t,
+        "status": desk.desk_status(t),
+        "card": _card(request, t, card_entry),
+        "undo": undo,
+        "undo_expires_ms": int(undo.created_at.timestamp() * 1000) + desk.UNDO_SECONDS * 1000
+        if undo
+        else None,
+        "query": query,
+        "results": desk.player_search(t, query) if query.strip() else [],
+        "error": error,
+        "player_id": player_id,
+        "confirm_override": confirm_override,
+        "director": is_director(request.user),
+        "undo_seconds": desk.UNDO_SECONDS,
+    }
+
+
+def _side_context(t: Tournament) -> dict[str, Any]:
+    return {
+        "tournament": t,
+        "offers": desk.offers(t),
+        "recent": desk.recent_entries(t),
+        "alternates": desk.alternates(t),
+        "seated_alternates": desk.seated_from_alternates(t),
+        "totals": desk.desk_totals(t),
+    }
+
+
+def _query(request: HttpRequest) -> str:
+    # ``q`` from links; ``name`` from the name box itself (htmx sends the box's own value and
+    # the Find button of the no-JavaScript form sends the form).
+    return request.GET.get("q", request.GET.get("name", ""))
+
+
+def _index_url(t: Tournament, **params: Any) -> str:
+    url = reverse("tourney-desk", args=[t.pk])
+    params = {k: v for k, v in params.items() if v not in (None, "")}
+    return f"{url}?{urlencode(params)}" if params else url
+
+
+def _see_other(url: str) -> HttpResponseRedirect:
+    response = HttpResponseRedirect(url)
+    response.status_code = 303  # after a POST the browser GETs the page
+    return response
+
+
+def _answer(
+    request: HttpRequest, t: Tournament, context: dict[str, Any], *, status: int = 200
+) -> HttpResponse:
+    """The main panel as a fragment for htmx, else the whole page."""
+    if request.htmx:
+        response = render(request, "desk/index.html#main", context, status=status)
+    else:
+        context.update(_side_context(t))
+        response = render(request, "desk/index.html", context, status=status)
+    if status < 400:
+        trigger_client_event(response, CHANGED)
+    return response
+
+
+def _done(request: HttpRequest, t: Tournament, entry: Entry | None) -> HttpResponse:
+    if request.htmx:
+        return _answer(request, t, _main_context(request, t, card_entry=entry))
+    return _see_other(_index_url(t, entry=entry.pk if entry else None))
+
+
+def _placed(card: dict[str, Any]) -> str:
+    if card["table"] is not None:
+        return f"table {card['table']}, seat {card['seat']}"
+    if card["alternate_position"]:
+        return f"alternate no. {card['alternate_position']}"
+    return "seat drawn at the start"
+
+
+# ---------------------------------------------------------------- pages
+
+
+@login_required
+@require_safe
+def index(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The desk. ``?q=`` lists known players (the search without JavaScript); ``?entry=``
+    shows that entry's seat card (to reprint it)."""
+    t = _tournament(request, tournament_id)
+    context = _main_context(
+        request,
+        t,
+        card_entry=_entry_or_none(t, request.GET.get("entry")),
+        query=_query(request),
+    )
+    if request.htmx:
+        return render(request, "desk/index.html#main", context)
+    context.update(_side_context(t))
+    return render(request, "desk/index.html", context)
+
+
+@login_required
+@require_safe
+def search(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Type-ahead: the known players matching ``q``."""
+    t = _tournament(request, tournament_id)
+    query = _query(request)
+    if not request.htmx:
+        return HttpResponseRedirect(_index_url(t, q=query))
+    context = {
+        "tournament": t,
+        "query": query,
+        "results": desk.player_search(t, query),
+        "status": desk.desk_status(t),
+    }
+    return render(request, "desk/index.html#results", context)
+
+
+@login_required
+@require_safe
+def side(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Recent entries, alternates, who got seated from them, today's totals."""
+    t = _tournament(request, tournament_id)
+    if not request.htmx:
+        return HttpResponseRedirect(_index_url(t))
+    return render(request, "desk/index.html#side", _side_context(t))
+
+
+# ---------------------------------------------------------------- actions
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Register the chosen known player (re-entry if all their entries here are out) or a new
+    player by name. After registration closes the director may confirm an override."""
+    t = _tournament(request, tournament_id)
+    name = request.POST.get("name", "")
+    raw_player = request.POST.get("player_id", "").strip()
+    override = request.POST.get("override") == "1"
+    player_id = None
+    if raw_player:
+        try:
+            player_id = int(raw_player)
+        except ValueError:
+            error = DomainError("bad_input", MSG_BAD_PLAYER, fields={"player_id": MSG_BAD_PLAYER})
+            context = _main_context(request, t, query=name, error=error)
+            return _answer(request, t, context, status=400)
+    if override and not is_director(request.user):
+        error = DomainError("override_director_only", MSG_OVERRIDE_DIRECTOR_ONLY, status=403)
+        context = _main_context(request, t, query=name, error=error, player_id=player_id)
+        return _answer(request, t, context, status=403)
+    try:
+        entry, kind = desk.desk_register(
+            tournament_id=t.pk,
+            name=name,
+            player_id=player_id,
+            actor=request.user,
+            override=override,
+        )
+    except DomainError as exc:
+        card_entry = None
+        if exc.code == "player_in_play":
+            card_entry = _entry_or_none(t, exc.fields.get("entry"))
+        confirm = (
+            exc.code == "registration_closed"
+            and is_director(request.user)
+            and not desk.is_reentry_of_known_player(t, player_id)
+        )
+        context = _main_context(
+            request,
+            t,
+            card_entry=card_entry,
+            query=name,
+            error=exc,
+            player_id=player_id,
+            confirm_override=confirm,
+        )
+        return _answer(request, t, context, status=exc.status)
+    card = desk.seat_card(t, entry)
+    verb = "Re-entered" if kind == "reentered" else "Registered"
+    messages.success(request, f"{verb} #{entry.number} {card['name']}: {_placed(card)}.")
+    return _done(request, t, entry)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Undo the clerk's own last registration within a minute (tourney.desk)."""
+    t = _tournament(request, tournament_id)
+    entry = _entry_or_none(t, request.POST.get("entry"))
+    try:
+        if entry is None:
+            raise DomainError("entry_not_found", desk.MSG_ENTRY_NOT_FOUND, status=404)
+        undone = desk.entry_registration_undo(
+            tournament_id=t.pk, entry_id=entry.pk, actor=request.user
+        )
+    except DomainError as exc:
+        return _answer(request, t, _main_context(request, t, error=exc), status=exc.status)
+    messages.success(request, f"Undone: #{undone['number']} {undone['name']}.")
+    return _done(request, t, None)
+
+
+ENTRY_ACTIONS = {
+    "rebuy": (money.entry_rebuy, "Rebuy"),
+    "addon": (money.entry_addon, "Add-on"),
+    "reenter": (money.entry_reenter, "Re-entered"),
+}
+
+
+@login_required
+@require_POST
+def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action: str):
+    """Rebuy, add-on or re-entry of one entry, through the money services (RULES 4.4, 8.1)."""
+    t = _tournament(request, tournament_id)
+    service, label = ENTRY_ACTIONS[action]
+    try:
+        entry = service(tournament_id=t.pk, entry_id=entry_id, actor=request.user)
+    except DomainError as exc:
+        return _answer(request, t, _main_context(request, t, error=exc), status=exc.status)
+    t.refresh_from_db()
+    if action == "reenter":
+        card = desk.seat_card(t, entry)
+        messages.success(request, f"{label} #{entry.number} {card['name']}: {_placed(card)}.")
+        return _done(request, t, entry)
+    chips = t.rebuy_chips if action == "rebuy" else t.addon_chips
+    price = t.rebuy_price if action == "rebuy" else t.addon_price
+    messages.success(
+        request,
+        f"{label} for #{entry.number} {entry.player.name}: {desk.money_text(price)} taken, "
+        f"{chips or t.starting_stack:,} chips.",
+    )
+    return _done(request, t, None)
