@@ -1,9 +1,35 @@
-"""URLs of the dashboard screen."""
+"""URLs of the director dashboard. Names: tourney-dashboard, tourney-dashboard-<panel>."""
 
 from django.urls import path
 
-from tourney.views import pages
+from tourney.views.dashboard import money, panels, setup_views, tools
+
+P = "td/<int:tournament_id>/"
 
 urlpatterns = [
-    path("td/<int:tournament_id>/", pages.dashboard, name="tourney-dashboard"),
+    path("td/new/", setup_views.new, name="tourney-dashboard-setup"),
+    path(P, panels.page, name="tourney-dashboard"),
+    path(P + "version/", panels.version, name="tourney-dashboard-version"),
+    path(P + "clock/", panels.clock, name="tourney-dashboard-clock"),
+    path(P + "tables/", panels.tables_panel, name="tourney-dashboard-tables"),
+    path(P + "tables/<int:number>/button/", panels.button, name="tourney-dashboard-button"),
+    path(P + "tables/open/", panels.table_open, name="tourney-dashboard-table-open"),
+    path(P + "tables/close/", panels.table_close, name="tourney-dashboard-table-close"),
+    path(P + "tables/seat/", panels.seat_available, name="tourney-dashboard-seat"),
+    path(P + "tables/break-order/", panels.break_order, name="tourney-dashboard-break-order"),
+    path(P + "tables/move/", panels.move_manual, name="tourney-dashboard-move"),
+    path(P + "eliminations/", panels.eliminations, name="tourney-dashboard-eliminations"),
+    path(P + "hand-for-hand/", panels.hand_for_hand, name="tourney-dashboard-hand-for-hand"),
+    path(P + "moves/", panels.moves, name="tourney-dashboard-moves"),
+    path(P + "log/", panels.log_panel, name="tourney-dashboard-log"),
+    path(P + "money/", money.money_panel, name="tourney-dashboard-money"),
+    path(P + "money/deal/", money.deal, name="tourney-dashboard-deal"),
+    path(P + "colorup/", money.colorup_page, name="tourney-dashboard-colorup"),
+    path(P + "colorup/<int:number>/", money.colorup_race, name="tourney-dashboard-colorup-race"),
+    path(P + "floor/", tools.floor, name="tourney-dashboard-floor"),
+    path(P + "floor/<str:tool>/", tools.floor, name="tourney-dashboard-floor-tool"),
+    path(P + "structure/", tools.structure, name="tourney-dashboard-structure"),
+    path(P + "copy/", setup_views.copy, name="tourney-dashboard-copy"),
+    path(P + "print/tables/", tools.print_tables, name="tourney-dashboard-print-tables"),
+    path(P + "print/seating/", tools.print_seating, name="tourney-dashboard-print-seating"),
 ]

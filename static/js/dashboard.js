@@ -1,0 +1,91 @@
+// Director dashboard: the live countdown (computed here from remaining_ms), the version poll
+// that refreshes panels when another screen changed something, and keyboard shortcuts.
+(function () {
+  "use strict";
+
+  var CHANGED = "tourney-changed";
+  var POLL_MS = 2000;
+  var live = document.getElementById("dash-live");
+  var known = live ? live.dataset.version : null;
+
+  function changed() {
+    document.body.dispatchEvent(new CustomEvent(CHANGED, { bubbles: true }));
+  }
+
+  // -- version poll: one tiny JSON request every 2 s; panels refresh only on a change.
+  if (live && live.dataset.versionUrl) {
+    setInterval(function () {
+      if (document.hidden) return;
+      fetch(live.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (body) {
+          if (!body) return;
+          var v = String(body.version);
+          if (known !== null && v !== known) { known = v; changed(); }
+          known = v;
+        })
+        .catch(function () { /* the venue's wifi blinked: try again next tick */ });
+    }, POLL_MS);
+  }
+
+  // Our own actions already refresh the panels: learn their version, so the poll stays quiet.
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr;
+    var v = xhr && xhr.getResponseHeader("X-Tourney-Version");
+    if (v) known = v;
+  });
+
+  // -- countdown
+  var started = performance.now();
+  var fired = false;
+
+  function fmt(ms) {
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    var mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(sec).padStart(2, "0");
+  }
+
+  function tick() {
+    var el = document.querySelector("[data-countdown]");
+    if (!el) return;
+    var left = Number(el.dataset.remainingMs || 0);
+    if (el.dataset.running === "1") left -= performance.now() - started;
+    el.textContent = fmt(left);
+    el.classList.toggle("last-minute", el.dataset.running === "1" && left <= 60000);
+    if (el.dataset.running === "1" && left <= 0 && !fired) {
+      fired = true;  // the next item starts: ask the server for it once
+      setTimeout(changed, 700);
+    }
+  }
+
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.querySelector &&
+        (evt.detail.target.matches("[data-countdown]") || evt.detail.target.querySelector("[data-countdown]"))) {
+      started = performance.now();
+      fired = false;
+    }
+  });
+  document.body.addEventListener("htmx:load", function (evt) {
+    if (evt.detail.elt && evt.detail.elt.id === "clock") { started = performance.now(); fired = false; }
+  });
+  setInterval(tick, 250);
+  tick();
+
+  // -- keyboard: Space pauses or resumes (as shown on screen), "/" finds a player.
+  function typing(target) {
+    var tag = target && target.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable);
+  }
+
+  document.addEventListener("keydown", function (evt) {
+    if (evt.altKey || evt.ctrlKey || evt.metaKey || typing(evt.target)) return;
+    if (evt.key === " " || evt.code === "Space") {
+      var btn = document.querySelector('[data-shortcut="space"]');
+      if (btn) { evt.preventDefault(); btn.click(); }
+    } else if (evt.key === "/") {
+      var search = document.querySelector("[data-search]");
+      if (search) { evt.preventDefault(); search.focus(); search.select(); }
+    }
+  });
+})();

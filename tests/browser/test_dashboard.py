@@ -1,0 +1,190 @@
+"""Issue 8 in a real browser: create a tournament through the setup form, see registrations
+arrive without reloading, start the clock, bust two players in one hand, see the places and
+the moves to announce, tick a move off, pause with the space key. Screenshots of each step in
+artifacts/screenshots/dashboard-*.png."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tables.models import Seat
+from tourney import services
+from tourney.models import Entry, Event, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = [
+    "Ann Lee",
+    "Bob Marsh",
+    "Carla Diaz",
+    "Dev Patel",
+    "Emma Stone",
+    "Farid Haddad",
+    "Grace Murphy",
+    "Hiro Tanaka",
+    "Ines Silva",
+    "Jonas Berg",
+    "Kemal Yilmaz",
+    "Lena Fischer",
+]
+
+
+def _log_in(page, live_url: str, next_path: str) -> None:
+    page.goto(f"{live_url}/login/?next={next_path}")
+    page.fill("input[name=username]", "td")
+    page.fill("input[name=password]", "td-pass-123")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{live_url}{next_path}")
+
+
+def _seconds(text: str) -> int:
+    parts = [int(p) for p in text.strip().split(":")]
+    total = 0
+    for p in parts:
+        total = total * 60 + p
+    return total
+
+
+def test_director_runs_a_tournament_from_the_dashboard(page, live_url, director, screenshot):
+    _log_in(page, live_url, "/td/new/")
+
+    # 1. Create the tournament through the setup form (preview the structure first).
+    page.fill("input[name=name]", "Friday Night Deepstack")
+    page.fill("input[name=tables]", "2")
+    page.fill("input[name=seed]", "11")
+    page.fill("input[name=payouts]", "")
+    page.click("button[name=preview]")
+    page.locator("#setup-form svg.chart").wait_for()
+    screenshot(page, "dashboard-setup")
+    page.click("text=Create tournament")
+    page.wait_for_url(re.compile(r".*/td/\d+/$"))
+    t = Tournament.objects.get(name="Friday Night Deepstack")
+    assert page.url.endswith(f"/td/{t.pk}/")
+
+    # 2. The desk registers players: the dashboard shows them without a reload (version poll).
+    for name in NAMES:
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    page.locator("#tables .seat", has_text="Lena Fischer").wait_for(timeout=10_000)
+    assert page.locator("#clock .stats").inner_text().count("12") >= 1
+
+    # 3. Start the clock: the countdown runs in the browser.
+    page.click("#clock button[value=start]")
+    page.locator("#clock button[value=pause]").wait_for()
+    first = _seconds(page.locator("[data-countdown]").inner_text())
+    page.wait_for_timeout(2200)
+    second = _seconds(page.locator("[data-countdown]").inner_text())
+    assert 0 < second < first <= 20 * 60
+    t.refresh_from_db()
+    assert t.clock_running
+
+    # 4. Two players bust in the same hand, with their starting stacks.
+    seats = list(
+        Seat.objects.filter(tournament=t, table__number=1)
+        .select_related("entry__player")
+        .order_by("number")[:2]
+    )
+    for n, (seat, stack) in enumerate(zip(seats, ("4500", "7200"), strict=True), start=1):
+        page.fill(f"input[name=table_{n}]", "1")
+        page.fill(f"input[name=seat_{n}]", str(seat.number))
+        page.fill(f"input[name=stack_{n}]", stack)
+    page.click("#eliminations button:has-text('Check players')")
+    page.locator("#eliminations .confirm-bust", has_text=seats[0].entry.player.name).wait_for()
+    screenshot(page, "dashboard-bust-check")
+    page.click("#eliminations button:has-text('Confirm 2 out')")
+    last = page.locator("#eliminations .last-hand")
+    last.wait_for()
+    text = last.inner_text()
+    assert f"12th {seats[0].entry.player.name}" in text  # smaller starting stack: lower place
+    assert f"11th {seats[1].entry.player.name}" in text
+    busted = Entry.objects.filter(tournament=t, status="busted")
+    assert sorted(busted.values_list("place", flat=True)) == [11, 12]
+    # 10 players at two tables of 4 and 6: one balancing move to announce (RULES 3.2–3.3).
+    ev = Event.objects.get(tournament=t, kind="elimination")
+    assert len(ev.payload["moves"]) == 1
+    assert "move to table 1 seat" in text and "balance" in text
+    page.locator("#moves .move-list li").first.wait_for()
+    screenshot(page, "dashboard-after-bust")
+
+    # 5. Tick the move off as announced.
+    page.click("#moves button:has-text('All announced')")
+    page.locator("#moves", has_text="Nothing to announce.").wait_for()
+
+    # 6. Space pauses the clock (as the screen says).
+    page.locator("#clock .kbd-hint", has_text="Space").wait_for()
+    page.mouse.click(5, 600)  # focus the page, not a form field
+    page.keyboard.press("Space")
+    page.locator("#clock button[value=resume]").wait_for()
+    t.refresh_from_db()
+    assert not t.clock_running
+    screenshot(page, "dashboard-paused")
+    assert page.js_errors == []
+
+
+def test_big_field_stays_readable(page, live_url, director, screenshot):
+    from tests.views.test_dashboard import _large
+
+    t = _large(director, 1200, "Main Event")
+    _log_in(page, live_url, f"/td/{t.pk}/")
+    assert page.locator("#tables .tile-grid.compact").count() == 1
+    page.keyboard.press("/")
+    page.keyboard.type("P00777")
+    page.keyboard.press("Enter")
+    page.locator("#tables .found", has_text="Main Event P00777").wait_for()
+    page.locator("#tables .seat.hit", has_text="Main Event P00777").wait_for()
+    screenshot(page, "dashboard-big-field")
+
+
+def test_color_up_and_floor_tools_pages(page, live_url, director, screenshot):
+    t = services.tournament_create(
+        actor=director,
+        name="Color-up night",
+        tables=2,
+        seed=5,
+        starting_stack=20000,
+        levels=[
+            {
+                "kind": "level",
+                "small_blind": 100,
+                "big_blind": 200,
+                "big_blind_ante": 200,
+                "minutes": 20,
+            },
+            {"kind": "break", "minutes": 10, "color_up": [25]},
+            {
+                "kind": "level",
+                "small_blind": 200,
+                "big_blind": 400,
+                "big_blind_ante": 400,
+                "minutes": 20,
+            },
+        ],
+    )
+    for name in NAMES:
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.clock_action(tournament_id=t.pk, action="next", actor=director)
+    _log_in(page, live_url, f"/td/{t.pk}/colorup/")
+    first = page.locator("form[action$='/colorup/1/']")
+    seat_inputs = first.locator("input[name^=odd_]")
+    seat_inputs.nth(0).fill("3")
+    seat_inputs.nth(1).fill("2")
+    first.locator("button[value=software]").click()
+    page.locator("#table-1 .result", has_text="25s raced").wait_for()
+    assert Event.objects.filter(tournament=t, kind="chip_race").count() == 1
+    screenshot(page, "dashboard-colorup")
+
+    page.goto(f"{live_url}/td/{t.pk}/floor/")
+    page.fill("input[name=s_button]", "3")
+    page.fill("input[name=s_board]", "AdKd3c9s4h")
+    for n, (seat, chips, cards) in enumerate(
+        (("1", "10", "AsAh"), ("2", "50", "KsKh"), ("3", "200", "7c2d")), start=1
+    ):
+        page.fill(f"input[name=s_seat_{n}]", seat)
+        page.fill(f"input[name=s_committed_{n}]", chips)
+        page.fill(f"input[name=s_cards_{n}]", cards)
+    page.click("#tool-settle button.primary")
+    page.locator("#tool-settle .result", has_text="Main pot").wait_for()
+    screenshot(page, "dashboard-floor")
+    assert page.js_errors == []

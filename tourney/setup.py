@@ -1,0 +1,496 @@
+"""Setting a tournament up from the dashboard: the setup form's fields turned into one call of
+``services.tournament_create`` (plus ``money.payouts_set`` for a payout table), copying a past
+tournament, and ticking moves off as announced.
+
+Readings of the issue where it is silent:
+
+- Money is typed in currency units with up to two decimals ("100", "12.50") and stored in the
+  smallest unit (cents), as everywhere else.
+- Late registration and rebuys close "at the end of level N" (N counts levels only, as the
+  display shows them); the add-on is offered "at break N". The model keeps item indexes over
+  the whole structure (RULES 4.4), so the level and break numbers are converted here.
+- A typed structure is one item a line: ``25/50 20`` (small/big, minutes), ``100/200/200 20``
+  (a third number is the big-blind ante), ``100/200 ante 25 20``, ``break 10`` or
+  ``break 10 color-up 25``. A structure the chip set cannot pay (RULES 4.5, 5.1,
+  ``structure.check_structure``) is refused with the engine's words.
+- A copy takes every setting, the chip set, the structure and as many tables as the source
+  opened at its creation; never its entries, seats or money. A payout table is copied only when
+  the director set one (the table a freeze pinned was sized for last week's field).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.db import transaction
+
+from tables.models import Move
+from tourney import money, services
+from tourney.engine import clock as clock_engine
+from tourney.engine import structure as structure_engine
+from tourney.engine.errors import DomainError
+from tourney.models import ChipDenomination, Event, Tournament
+
+MSG_NO_MOVES = "Tick at least one move."
+MSG_MOVE_NOT_FOUND = "No such move in this tournament."
+MSG_SOURCE_NOT_FOUND = "No such tournament to copy."
+MSG_BAD_CHIPS = 'List the chips as "25 green, 100 black, 500 purple": values above zero, each once.'
+MSG_BAD_LINE = 'Line {n}: write "25/50 20", "100/200/200 20" or "break 10 color-up 25".'
+MSG_NO_SUCH_LEVEL = "The structure has no level {n}."
+MSG_NO_SUCH_BREAK = "The structure has no break {n}."
+MSG_BAD_PAYOUTS = 'Percentages per place, best first, adding up to 100 ("50 30 20").'
+MSG_STRUCTURE_PROBLEMS = "The chip set cannot pay this structure."
+
+STRUCTURE_CHOICES = (
+    ("regular", "Regular (20-minute levels)"),
+    ("turbo", "Turbo (10-minute levels)"),
+    ("deep", "Deep stack (twice the stack)"),
+    ("generate", "Generate from the settings below"),
+    ("custom", "As typed in the levels box"),
+)
+DEFAULT_CHIPS_TEXT = ", ".join(f"{v} {c}" for v, c in services.DEFAULT_CHIPS)
+
+
+# ---------------------------------------------------------------- moves
+
+
+def move_mark_announced(*, tournament_id: int, move_ids: Sequence[int], actor=None) -> int:
+    """The director announced these moves: tick them off the move list. Returns how many were
+    not ticked before (ticking twice is harmless)."""
+    ids = sorted({int(i) for i in move_ids})
+    if not ids:
+        raise DomainError("bad_input", MSG_NO_MOVES, fields={"moves": MSG_NO_MOVES})
+    with transaction.atomic():
+        t = services.lock_tournament(tournament_id)
+        rows = Move.objects.filter(tournament=t, pk__in=ids)
+        found = set(rows.values_list("pk", flat=True))
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise DomainError(
+                "move_not_found", MSG_MOVE_NOT_FOUND, status=404, fields={"moves": missing}
+            )
+        changed = rows.filter(announced=False).update(announced=True)
+        services.record_event(t, "moves_announced", {"moves": ids, "changed": changed}, actor)
+    return changed
+
+
+# ---------------------------------------------------------------- parsing typed values
+
+
+def parse_money(text: str | None, field: str) -> int:
+    """ "12.50" → 1250 (the smallest unit); empty → 0."""
+    raw = (text or "").replace(",", "").strip()
+    if not raw:
+        return 0
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        value = Decimal(-1)
+    if value < 0 or value != value.quantize(Decimal("0.01")) or value > Decimal(10**11):
+        msg = "An amount like 100 or 12.50, zero or more."
+        raise DomainError("bad_input", msg, fields={field: msg})
+    return int(value * 100)
+
+
+def parse_chips(text: str) -> list[tuple[int, str]]:
+    chips: list[tuple[int, str]] = []
+    for part in re.split(r"[,;\n]+", text or ""):
+        words = part.split()
+        if not words:
+            continue
+        if not words[0].isdigit() or int(words[0]) <= 0:
+            raise DomainError("bad_input", MSG_BAD_CHIPS, fields={"chips": MSG_BAD_CHIPS})
+        chips.append((int(words[0]), " ".join(words[1:])[:30]))
+    values = [v for v, _ in chips]
+    if not chips or len(set(values)) != len(values):
+        raise DomainError("bad_input", MSG_BAD_CHIPS, fields={"chips": MSG_BAD_CHIPS})
+    return sorted(chips)
+
+
+_LEVEL_LINE = re.compile(
+    r"^(?P<sb>\d+)\s*/\s*(?P<bb>\d+)(?:\s*/\s*(?P<bba>\d+))?"
+    r"(?:\s+ante\s+(?P<ante>\d+))?\s+(?P<min>\d+)\s*(?:m|min|minutes)?$",
+    re.I,
+)
+_BREAK_LINE = re.compile(
+    r"^break\s+(?P<min>\d+)\s*(?:m|min|minutes)?(?:\s+colou?r-?up\s+(?P<cu>[\d ,]+))?$", re.I
+)
+
+
+def parse_levels_text(text: str) -> list[dict[str, Any]]:
+    """The levels box → API.md ``levels`` dicts (checked later by ``structure.parse_levels``)."""
+    out: list[dict[str, Any]] = []
+    for n, line in enumerate((text or "").splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = _LEVEL_LINE.match(line)
+        if m:
+            out.append(
+                {
+                    "kind": "level",
+                    "small_blind": int(m["sb"]),
+                    "big_blind": int(m["bb"]),
+                    "ante": int(m["ante"] or 0),
+                    "big_blind_ante": int(m["bba"] or 0),
+                    "minutes": int(m["min"]),
+                }
+            )
+            continue
+        m = _BREAK_LINE.match(line)
+        if m:
+            cu = [int(c) for c in re.split(r"[ ,]+", (m["cu"] or "").strip()) if c]
+            out.append({"kind": "break", "minutes": int(m["min"]), "color_up": cu})
+            continue
+        msg = MSG_BAD_LINE.format(n=n)
+        raise DomainError("bad_structure", msg, fields={"levels_text": msg})
+    return out
+
+
+def levels_text(items: Sequence[clock_engine.Item]) -> str:
+    """The inverse of :func:`parse_levels_text`, for the editor."""
+    lines = []
+    for it in items:
+        minutes = f"{it.seconds // 60}" if it.seconds % 60 == 0 else f"{it.seconds / 60:g}"
+        if it.kind == clock_engine.BREAK:
+            cu = " color-up " + " ".join(str(c) for c in it.color_up) if it.color_up else ""
+            lines.append(f"break {minutes}{cu}")
+        else:
+            bba = f"/{it.big_blind_ante}" if it.big_blind_ante else ""
+            ante = f" ante {it.ante}" if it.ante else ""
+            lines.append(f"{it.small_blind}/{it.big_blind}{bba}{ante} {minutes}")
+    return "\n".join(lines)
+
+
+def parse_payouts(text: str) -> list[int] | None:
+    """ "50 30 20" (percent, best first) → basis points; empty → None (the default table)."""
+    parts = [p for p in re.split(r"[\s,;%]+", text or "") if p]
+    if not parts:
+        return None
+    try:
+        points = [Decimal(p) * 100 for p in parts]
+    except InvalidOperation:
+        raise DomainError(
+            "bad_input", MSG_BAD_PAYOUTS, fields={"payouts": MSG_BAD_PAYOUTS}
+        ) from None
+    if any(p != p.to_integral_value() or p <= 0 for p in points):
+        raise DomainError("bad_input", MSG_BAD_PAYOUTS, fields={"payouts": MSG_BAD_PAYOUTS})
+    return [int(p) for p in points]
+
+
+def item_index_of_level(items: Sequence[clock_engine.Item], number: int | None) -> int | None:
+    """Level number (1-based, levels only) → item index; None stays None."""
+    if number is None:
+        return None
+    seen = 0
+    for i, it in enumerate(items):
+        if it.kind == clock_engine.LEVEL:
+            seen += 1
+            if seen == number:
+                return i
+    msg = MSG_NO_SUCH_LEVEL.format(n=number)
+    raise DomainError("bad_input", msg, fields={"level": msg})
+
+
+def item_index_of_break(items: Sequence[clock_engine.Item], number: int | None) -> int | None:
+    if number is None:
+        return None
+    seen = 0
+    for i, it in enumerate(items):
+        if it.kind == clock_engine.BREAK:
+            seen += 1
+            if seen == number:
+                return i
+    msg = MSG_NO_SUCH_BREAK.format(n=number)
+    raise DomainError("bad_input", msg, fields={"addon_break": msg})
+
+
+def level_number_of(items: Sequence[clock_engine.Item], index: int | None) -> int | None:
+    """Item index → the level number a person reads (the last level at or before it)."""
+    if index is None:
+        return None
+    return sum(1 for it in items[: index + 1] if it.kind == clock_engine.LEVEL) or None
+
+
+def break_number_of(items: Sequence[clock_engine.Item], index: int | None) -> int | None:
+    if index is None:
+        return None
+    return sum(1 for it in items[: index + 1] if it.kind == clock_engine.BREAK) or None
+
+
+# ---------------------------------------------------------------- the setup form
+
+
+class SetupForm(forms.Form):
+    """Shapes and bounds only; every rule is checked by the engines and services."""
+
+    name = forms.CharField(max_length=120)
+    seats_per_table = forms.IntegerField(min_value=2, max_value=12, initial=9)
+    tables = forms.IntegerField(min_value=0, max_value=1000, initial=8)
+    starting_stack = forms.IntegerField(min_value=1, max_value=10**9, initial=10000)
+    buy_in = forms.CharField(max_length=20, initial="100", required=False)
+    fee = forms.CharField(max_length=20, initial="20", required=False)
+    guarantee = forms.CharField(max_length=20, initial="0", required=False)
+    added_money = forms.CharField(max_length=20, initial="0", required=False)
+    rounding = forms.CharField(max_length=20, initial="1", required=False)
+    chips = forms.CharField(max_length=400, initial=DEFAULT_CHIPS_TEXT)
+    structure = forms.ChoiceField(choices=STRUCTURE_CHOICES, initial="regular")
+    level_minutes = forms.IntegerField(min_value=1, max_value=240, initial=20)
+    target_hours = forms.DecimalField(min_value=0.5, max_value=72, initial=8, decimal_places=1)
+    break_every = forms.IntegerField(min_value=0, max_value=50, initial=4)
+    break_minutes = forms.IntegerField(min_value=1, max_value=240, initial=10)
+    bb_ante_from = forms.IntegerField(min_value=0, max_value=100, initial=4)
+    levels_text = forms.CharField(required=False, max_length=20000, widget=forms.Textarea)
+    late_reg_level = forms.IntegerField(min_value=1, max_value=200, required=False, initial=6)
+    reentries = forms.IntegerField(min_value=0, max_value=50, initial=1)
+    rebuy_level = forms.IntegerField(min_value=1, max_value=200, required=False)
+    rebuy_price = forms.CharField(max_length=20, required=False)
+    rebuy_chips = forms.IntegerField(min_value=0, max_value=10**9, required=False)
+    addon_break = forms.IntegerField(min_value=1, max_value=100, required=False)
+    addon_price = forms.CharField(max_length=20, required=False)
+    addon_chips = forms.IntegerField(min_value=0, max_value=10**9, required=False)
+    payouts = forms.CharField(max_length=600, required=False)
+    balance_tolerance = forms.IntegerField(min_value=1, max_value=9, required=False)
+    redraw_at_three = forms.BooleanField(required=False, initial=True)
+    redraw_at_two = forms.BooleanField(required=False, initial=True)
+    redraw_at_one = forms.BooleanField(required=False, initial=True)
+    race_threshold = forms.ChoiceField(
+        choices=Tournament.Threshold.choices, initial=Tournament.Threshold.HALF_OR_MORE
+    )
+    auto_open_tables = forms.BooleanField(required=False, initial=True)
+    draw_at_registration = forms.BooleanField(required=False, initial=True)
+    public_names = forms.ChoiceField(
+        choices=Tournament.NameStyle.choices, initial=Tournament.NameStyle.INITIAL
+    )
+    seed = forms.IntegerField(min_value=0, max_value=2**62, required=False)
+
+
+def form_errors(form: forms.Form) -> dict[str, str]:
+    return {k: " ".join(str(m) for m in v) for k, v in form.errors.items()}
+
+
+def structure_from(data: dict[str, Any], chips: Sequence[tuple[int, str]]) -> tuple:
+    """The items the form asks for: a preset, the generator, or the typed lines."""
+    denominations = tuple(v for v, _ in chips)
+    kind = data["structure"]
+    stack = data["starting_stack"]
+    if kind in structure_engine.PRESETS:
+        return structure_engine.preset(kind, starting_stack=stack, denominations=denominations)
+    if kind == "generate":
+        return structure_engine.generate(
+            starting_stack=stack,
+            denominations=denominations,
+            level_minutes=data["level_minutes"],
+            target_hours=float(data["target_hours"]),
+            break_every=data["break_every"],
+            break_minutes=data["break_minutes"],
+            bb_ante_from_level=data["bb_ante_from"],
+        )
+    return structure_engine.parse_levels(parse_levels_text(data.get("levels_text") or ""))
+
+
+def check_chips_pay(items: Sequence[clock_engine.Item], chips: Sequence[tuple[int, str]]) -> None:
+    problems = structure_engine.check_structure(items, [v for v, _ in chips])
+    if problems:
+        raise DomainError(
+            "bad_structure", MSG_STRUCTURE_PROBLEMS, fields={"levels_text": " ".join(problems)}
+        )
+
+
+def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
+    """Everything ``tournament_create`` needs, from the cleaned form; raises DomainError."""
+    chips = parse_chips(data["chips"])
+    items = structure_from(data, chips)
+    check_chips_pay(items, chips)
+    deep = data["structure"] == "deep"
+    stack = data["starting_stack"] * (structure_engine.DEEP_STACK_FACTOR if deep else 1)
+    rounding = parse_money(data.get("rounding"), "rounding") or 100
+    options: dict[str, Any] = {
+        "guarantee": parse_money(data.get("guarantee"), "guarantee"),
+        "added_money": parse_money(data.get("added_money"), "added_money"),
+        "rounding_unit": rounding,
+        "late_reg_until": item_index_of_level(items, data.get("late_reg_level")),
+        "reentries_allowed": data.get("reentries") or 0,
+        "rebuy_until": item_index_of_level(items, data.get("rebuy_level")),
+        "rebuy_price": parse_money(data.get("rebuy_price"), "rebuy_price"),
+        "rebuy_chips": data.get("rebuy_chips") or 0,
+        "addon_at": item_index_of_break(items, data.get("addon_break")),
+        "addon_price": parse_money(data.get("addon_price"), "addon_price"),
+        "addon_chips": data.get("addon_chips") or 0,
+        "balance_tolerance": data.get("balance_tolerance"),
+        "redraw_at_three": bool(data.get("redraw_at_three")),
+        "redraw_at_two": bool(data.get("redraw_at_two")),
+        "redraw_at_one": bool(data.get("redraw_at_one")),
+        "race_threshold": data["race_threshold"],
+        "auto_open_tables": bool(data.get("auto_open_tables")),
+        "draw_at_registration": bool(data.get("draw_at_registration")),
+        "public_names": data["public_names"],
+    }
+    return {
+        "name": data["name"],
+        "seats_per_table": data["seats_per_table"],
+        "tables": data["tables"],
+        "starting_stack": stack,
+        "buy_in": parse_money(data.get("buy_in"), "buy_in"),
+        "fee": parse_money(data.get("fee"), "fee"),
+        "seed": data.get("seed"),
+        "levels": structure_engine.items_to_data(items),
+        "chips": chips,
+        "options": options,
+        "payouts": parse_payouts(data.get("payouts") or ""),
+        "items": items,
+    }
+
+
+def setup_create(*, data: dict[str, Any], actor) -> Tournament:
+    """Create the tournament the setup form describes, all or nothing."""
+    plan = setup_plan(data)
+    with transaction.atomic():
+        t = services.tournament_create(
+            actor=actor,
+            name=plan["name"],
+            seats_per_table=plan["seats_per_table"],
+            tables=plan["tables"],
+            starting_stack=plan["starting_stack"],
+            buy_in=plan["buy_in"],
+            fee=plan["fee"],
+            seed=plan["seed"],
+            levels=plan["levels"],
+            chips=plan["chips"],
+            options=plan["options"],
+        )
+        if plan["payouts"]:
+            money.payouts_set(tournament_id=t.pk, percentages=plan["payouts"], actor=actor)
+    return t
+
+
+# ---------------------------------------------------------------- copying
+
+
+COPIED_FIELDS = (
+    "seats_per_table",
+    "buy_in",
+    "fee",
+    "guarantee",
+    "added_money",
+    "rounding_unit",
+    "late_reg_until",
+    "reentries_allowed",
+    "rebuy_until",
+    "rebuy_price",
+    "rebuy_chips",
+    "addon_at",
+    "addon_price",
+    "addon_chips",
+    "balance_tolerance",
+    "redraw_at_three",
+    "redraw_at_two",
+    "redraw_at_one",
+    "race_threshold",
+    "auto_open_tables",
+    "draw_at_registration",
+    "public_names",
+)
+
+
+def _tables_at_creation(src: Tournament) -> int:
+    created = (
+        Event.objects.filter(tournament=src, kind="tournament_created")
+        .values_list("payload", flat=True)
+        .first()
+    )
+    if created and isinstance(created.get("tables"), int):
+        return created["tables"]
+    return src.started_tables
+
+
+def _custom_payouts(src: Tournament) -> list[int] | None:
+    if not src.payout_percentages:
+        return None
+    if src.frozen_prizes is None:
+        return list(src.payout_percentages)
+    if Event.objects.filter(tournament=src, kind="payouts_set").exists():
+        return list(src.payout_percentages)
+    return None
+
+
+def copy_initial(src: Tournament) -> dict[str, Any]:
+    """The setup form filled in from a past tournament (to edit before creating)."""
+    items = services.structure_items(src)
+    chips = ChipDenomination.objects.filter(tournament=src).order_by("value")
+    bp = _custom_payouts(src)
+
+    def cash(v: int) -> str:
+        return f"{v / 100:.2f}".removesuffix(".00")
+
+    return {
+        "name": f"{src.name} (copy)",
+        "seats_per_table": src.seats_per_table,
+        "tables": _tables_at_creation(src),
+        "starting_stack": src.starting_stack,
+        "buy_in": cash(src.buy_in),
+        "fee": cash(src.fee),
+        "guarantee": cash(src.guarantee),
+        "added_money": cash(src.added_money),
+        "rounding": cash(src.rounding_unit),
+        "chips": ", ".join(f"{c.value} {c.color}".strip() for c in chips),
+        "structure": "custom",
+        "levels_text": levels_text(items),
+        "late_reg_level": level_number_of(items, src.late_reg_until),
+        "reentries": src.reentries_allowed,
+        "rebuy_level": level_number_of(items, src.rebuy_until),
+        "rebuy_price": cash(src.rebuy_price) if src.rebuy_price else "",
+        "rebuy_chips": src.rebuy_chips or None,
+        "addon_break": break_number_of(items, src.addon_at),
+        "addon_price": cash(src.addon_price) if src.addon_price else "",
+        "addon_chips": src.addon_chips or None,
+        "payouts": " ".join(f"{p / 100:g}" for p in bp) if bp else "",
+        "balance_tolerance": src.balance_tolerance,
+        "redraw_at_three": src.redraw_at_three,
+        "redraw_at_two": src.redraw_at_two,
+        "redraw_at_one": src.redraw_at_one,
+        "race_threshold": src.race_threshold,
+        "auto_open_tables": src.auto_open_tables,
+        "draw_at_registration": src.draw_at_registration,
+        "public_names": src.public_names,
+    }
+
+
+def tournament_copy(
+    *, source_id: int, name: str = "", actor=None, seed: int | None = None
+) -> Tournament:
+    """Next week's event: a new tournament with the settings, chip set, structure and table
+    count of a past one; nothing of its play (entries, seats, money, clock)."""
+    src = Tournament.objects.filter(pk=source_id).first()
+    if src is None:
+        raise DomainError("not_found", MSG_SOURCE_NOT_FOUND, status=404)
+    items = services.structure_items(src)
+    chips = [
+        (c.value, c.color)
+        for c in ChipDenomination.objects.filter(tournament=src).order_by("value")
+    ]
+    explicit = ("seats_per_table", "buy_in", "fee")
+    options = {f: getattr(src, f) for f in COPIED_FIELDS if f not in explicit}
+    bp = _custom_payouts(src)
+    with transaction.atomic():
+        t = services.tournament_create(
+            actor=actor,
+            name=(name or "").strip() or f"{src.name} (copy)",
+            seats_per_table=src.seats_per_table,
+            tables=_tables_at_creation(src),
+            starting_stack=src.starting_stack,
+            buy_in=src.buy_in,
+            fee=src.fee,
+            seed=seed,
+            levels=structure_engine.items_to_data(items),
+            chips=chips or None,
+            options=options,
+        )
+        if bp:
+            money.payouts_set(tournament_id=t.pk, percentages=bp, actor=actor)
+        services.record_event(t, "tournament_copied", {"source": src.pk}, actor)
+    return t

@@ -1,0 +1,205 @@
+"""What every dashboard view shares: the director check, reading posted numbers, and rendering
+either one panel (htmx) or the whole page (a plain request), with the client event that tells
+sibling panels to refresh after a change."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django_htmx.http import trigger_client_event
+
+from tourney.engine.errors import DomainError
+from tourney.models import Tournament
+from tourney.roles import is_director
+from tourney.views.dashboard import reads
+
+CHANGED_EVENT = "tourney-changed"  # panels listen for it on <body>
+VERSION_HEADER = "X-Tourney-Version"
+TEMPLATE = "dashboard/index.html"
+MSG_NOT_A_NUMBER = "{label}: give a whole number."
+
+
+def director_view(view: Callable) -> Callable:
+    """Login required (anonymous → login page); directors only (others 403); the tournament
+    row is passed in (404 when missing)."""
+
+    @login_required
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, tournament_id: int, *args, **kwargs):
+        if not is_director(request.user):
+            raise PermissionDenied
+        t = get_object_or_404(Tournament, pk=tournament_id)
+        return view(request, t, *args, **kwargs)
+
+    return wrapped
+
+
+def director_only(view: Callable) -> Callable:
+    """The same check for views without a tournament (setup)."""
+
+    @login_required
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        if not is_director(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def int_field(data, name: str, label: str, *, required: bool = True) -> int | None:
+    """A posted whole number ("5,400" allowed); DomainError with the field named if not."""
+    raw = (data.get(name) or "").replace(",", "").replace(" ", "").strip()
+    if not raw:
+        if required:
+            msg = MSG_NOT_A_NUMBER.format(label=label)
+            raise DomainError("bad_input", msg, fields={name: msg})
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        msg = MSG_NOT_A_NUMBER.format(label=label)
+        raise DomainError("bad_input", msg, fields={name: msg}) from None
+    if abs(value) > 10**12:
+        msg = MSG_NOT_A_NUMBER.format(label=label)
+        raise DomainError("bad_input", msg, fields={name: msg})
+    return value
+
+
+# ---------------------------------------------------------------- the page and its panels
+
+
+def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, Any]:
+    if panel == "clock":
+        return reads.clock_panel(t)
+    if panel == "tables":
+        expand = request.GET.get("table", "")
+        return reads.tables_panel(
+            t, q=request.GET.get("q", ""), expand=int(expand) if expand.isdigit() else None
+        )
+    if panel == "eliminations":
+        return reads.eliminations_panel(t)
+    if panel == "moves":
+        return reads.moves_panel(t)
+    if panel == "log":
+        return reads.log_panel(t)
+    if panel == "money":
+        from tourney.views.dashboard.money import money_context
+
+        return money_context(t)
+    raise ValueError(panel)
+
+
+MAIN_PANELS = ("clock", "tables", "eliminations", "moves", "log", "money")
+
+
+def page_context(request: HttpRequest, t: Tournament) -> dict[str, Any]:
+    ctx: dict[str, Any] = {}
+    for panel in MAIN_PANELS:
+        ctx.update(panel_context(request, t, panel))
+    return ctx
+
+
+BUST_ROWS_SHOWN = 4
+
+
+def _bust_rows_echo(request: HttpRequest) -> list[dict[str, str]]:
+    """The elimination rows as typed, so a refused form keeps what the director entered."""
+    data = request.POST if request.method == "POST" and not request.POST.get("confirm") else {}
+    return [
+        {
+            "n": n,
+            "table": data.get(f"table_{n}", ""),
+            "seat": data.get(f"seat_{n}", ""),
+            "stack": data.get(f"stack_{n}", ""),
+        }
+        for n in range(1, BUST_ROWS_SHOWN + 1)
+    ]
+
+
+def _version(t: Tournament) -> int:
+    return Tournament.objects.filter(pk=t.pk).values_list("version", flat=True).first() or 0
+
+
+def render_dashboard(
+    request: HttpRequest,
+    t: Tournament,
+    panel: str,
+    *,
+    error: DomainError | None = None,
+    extra: dict[str, Any] | None = None,
+    changed: bool = False,
+) -> HttpResponse:
+    """One panel for htmx, else the whole page (a plain form post that failed lands here with
+    its message). ``changed``: a service wrote, so sibling panels refresh."""
+    if request.htmx:
+        ctx = panel_context(request, t, panel)
+        template = f"{TEMPLATE}#{panel}"
+    else:
+        ctx = page_context(request, t)
+        template = TEMPLATE
+    ctx.update(
+        tournament=t,
+        errors={panel: error.message} if error else {},
+        error_fields=error.fields if error else {},
+        version=_version(t),
+        posted=request.POST if request.method == "POST" else {},
+        bust_rows=_bust_rows_echo(request),
+        **(extra or {}),
+    )
+    response = render(request, template, ctx, status=error.status if error else 200)
+    response[VERSION_HEADER] = str(ctx["version"])
+    if changed:
+        trigger_client_event(response, CHANGED_EVENT, {"panel": panel})
+    return response
+
+
+def after_action(request: HttpRequest, t: Tournament, panel: str, **extra) -> HttpResponse:
+    """Success: htmx gets the fresh panel and the change event; a plain form is redirected
+    back to the page (post/redirect/get) at the panel's anchor."""
+    if request.htmx:
+        t.refresh_from_db()  # the service wrote through its own locked copy
+        return render_dashboard(request, t, panel, changed=True, extra=extra)
+    return redirect(reverse("tourney-dashboard", args=[t.pk]) + f"#{panel}")
+
+
+def domain_errors(panel: str) -> Callable:
+    """DomainError → the panel with its message and the error's status; nothing changed
+    (the service's transaction rolled back)."""
+
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapped(request: HttpRequest, t: Tournament, *args, **kwargs):
+            try:
+                return fn(request, t, *args, **kwargs)
+            except DomainError as exc:
+                return render_dashboard(request, t, panel, error=exc)
+
+        return wrapped
+
+    return decorate
+
+
+def action(panel: str) -> Callable:
+    """A director's POST-only action on ``panel`` (a GET goes back to the page)."""
+
+    def decorate(fn: Callable) -> Callable:
+        handled = domain_errors(panel)(fn)
+
+        @director_view
+        @functools.wraps(fn)
+        def wrapped(request: HttpRequest, t: Tournament, *args, **kwargs):
+            if request.method != "POST":
+                return redirect(reverse("tourney-dashboard", args=[t.pk]) + f"#{panel}")
+            return handled(request, t, *args, **kwargs)
+
+        return wrapped
+
+    return decorate

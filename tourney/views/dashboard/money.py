@@ -1,0 +1,177 @@
+"""Money and color-up panels: thin views over tourney.money (pool, payouts, bubble, results,
+deals) and tourney.colorup (pending color-up, per-table races, rack plan)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+
+from tourney import colorup, money
+from tourney.engine.errors import DomainError
+from tourney.models import Tournament
+from tourney.views.dashboard.base import (
+    VERSION_HEADER,
+    action,
+    after_action,
+    director_view,
+    int_field,
+    render_dashboard,
+)
+from tourney.views.dashboard.reads import cash
+
+DEAL_PLAYERS_MAX = 10  # the deal form shows from this many players left down
+PRIZES_SHOWN = 12
+
+
+def _url_or_none(name: str, *args) -> str | None:
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def money_context(t: Tournament) -> dict[str, Any]:
+    s = money.money_summary(t)
+    deal_players = None
+    if not s["deal"] and 2 <= s["players_left"] <= DEAL_PLAYERS_MAX and s["paid_places"]:
+        deal_players = money.deal_quote(t)["players"]
+    return {
+        "money": s,
+        "money_pool": cash(s["prize_pool"]),
+        "money_in": cash(s["money_in"]),
+        "money_fees": cash(s["fees"]),
+        "money_overlay": cash(s["overlay"]),
+        "money_unpaid": cash(s["unpaid"]),
+        "money_prizes": [
+            {"place": p["place"], "prize": cash(p["prize"])} for p in s["prizes"][:PRIZES_SHOWN]
+        ],
+        "money_more_places": max(0, len(s["prizes"]) - PRIZES_SHOWN),
+        "deal_players": deal_players,
+        "results_print_url": _url_or_none("tourney-results-print", t.pk),
+        "results_csv_url": _url_or_none("tourney-results-csv", t.pk),
+    }
+
+
+@director_view
+def money_panel(request: HttpRequest, t: Tournament):
+    return render_dashboard(request, t, "money")
+
+
+def _stacks(request: HttpRequest) -> dict[int, int]:
+    out = {}
+    for key in request.POST:
+        if key.startswith("stack_") and key[6:].isdigit():
+            value = int_field(request.POST, key, "Stack")
+            if value < 0:
+                raise DomainError("bad_input", "Stacks are zero or more.", fields={key: value})
+            out[int(key[6:])] = value
+    return out
+
+
+@action("money")
+def deal(request: HttpRequest, t: Tournament):
+    """Step 1 (``quote``): ICM and chip-chop numbers from the stacks. Step 2 (``method``):
+    record the amounts every remaining player agreed (RULES 8.3)."""
+    stacks = _stacks(request)
+    method = request.POST.get("method", "")
+    if not method:
+        quote = money.deal_quote(t, stacks)
+        for p in quote["players"]:
+            p["icm_display"] = cash(p["icm"])
+            p["chop_display"] = cash(p["chip_chop"])
+        return render_dashboard(
+            request, t, "money", extra={"quote": quote, "quote_unpaid": cash(quote["unpaid"])}
+        )
+    field = "icm" if method == "icm" else "chip_chop" if method == "chip_chop" else None
+    if field is None:
+        raise DomainError("bad_method", money.MSG_BAD_METHOD, fields={"method": method})
+    quote = money.deal_quote(t, stacks)
+    amounts = {p["entry"]: p[field] for p in quote["players"]}
+    money.deal_record(
+        tournament_id=t.pk, amounts=amounts, method=method, stacks=stacks, actor=request.user
+    )
+    return after_action(request, t, "money")
+
+
+# ---------------------------------------------------------------- color-up
+
+
+def colorup_context(t: Tournament) -> dict[str, Any]:
+    pending = colorup.colorup_pending(t)
+    plan = colorup.colorup_rack_plan(t)
+    races_by_table: dict[int, list[dict[str, Any]]] = {}
+    for race in pending["races"]:
+        races_by_table.setdefault(race["table"], []).append(race)
+    plan_by_table = {row["table"]: row for row in plan["tables"]}
+    for row in pending["tables"]:
+        row["races"] = races_by_table.get(row["table"], [])
+        row["plan"] = plan_by_table.get(row["table"], {}).get("races", [])
+    return {
+        "tournament": t,
+        "pending": pending,
+        "plan": plan,
+        "threshold": t.get_race_threshold_display(),
+    }
+
+
+@director_view
+def colorup_page(request: HttpRequest, t: Tournament):
+    return _colorup_render(request, t)
+
+
+def _colorup_render(request, t, *, error: DomainError | None = None, changed: bool = False):
+    ctx = colorup_context(t)
+    ctx["error"] = error.message if error else None
+    ctx["error_fields"] = error.fields if error else {}
+    template = "dashboard/colorup.html#races" if request.htmx else "dashboard/colorup.html"
+    response = render(request, template, ctx, status=error.status if error else 200)
+    response[VERSION_HEADER] = str(t.version)
+    if changed:
+        from django_htmx.http import trigger_client_event
+
+        trigger_client_event(response, "tourney-changed", {"panel": "colorup"})
+    return response
+
+
+@director_view
+def colorup_race(request: HttpRequest, t: Tournament, number: int):
+    """One table's race: odd chips per seat, the whole-stack seats (RULES 5.7) and either the
+    cards the dealer dealt (RULES 5.8) or a software deal."""
+    if request.method != "POST":
+        return _colorup_render(request, t)
+    try:
+        remove = int_field(request.POST, "remove", "Chip")
+        odd: dict[int, int] = {}
+        cards: dict[int, list[str]] = {}
+        for key in request.POST:
+            if key.startswith("odd_") and key[4:].isdigit():
+                n = int_field(request.POST, key, f"Seat {key[4:]} odd chips", required=False)
+                if n:
+                    odd[int(key[4:])] = n
+            if key.startswith("cards_") and key[6:].isdigit():
+                dealt = request.POST[key].replace(",", " ").split()
+                if dealt:
+                    cards[int(key[6:])] = dealt
+        whole = [int(s) for s in request.POST.getlist("whole") if s.isdigit()]
+        counted = int_field(request.POST, "counted", "Counted", required=False)
+        colorup.colorup_race_table(
+            tournament_id=t.pk,
+            table_number=number,
+            remove=remove,
+            odd_chips=odd,
+            whole_stack=whole,
+            cards=cards if request.POST.get("deal") == "cards" else None,
+            counted=counted,
+            actor=request.user,
+        )
+    except DomainError as exc:
+        return _colorup_render(request, t, error=exc)
+    t.refresh_from_db()
+    if request.htmx:
+        return _colorup_render(request, t, changed=True)
+    from django.shortcuts import redirect
+
+    return redirect(reverse("tourney-dashboard-colorup", args=[t.pk]) + f"#table-{number}")

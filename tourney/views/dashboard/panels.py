@@ -1,0 +1,276 @@
+"""The dashboard page, its panels (GET) and the actions on them (POST). Thin: check access,
+read the form, call one service, render."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_safe
+
+from tables import services as table_services
+from tables.models import Move, Seat
+from tourney import services, setup
+from tourney.engine.errors import DomainError
+from tourney.models import Tournament
+from tourney.views.dashboard.base import (
+    VERSION_HEADER,
+    action,
+    after_action,
+    director_view,
+    domain_errors,
+    int_field,
+    render_dashboard,
+)
+from tourney.views.dashboard.reads import TO_ANNOUNCE
+
+BUST_ROWS = 6
+MSG_NOBODY_THERE = "Nobody sits at table {table} seat {seat}."
+MSG_GIVE_A_BUST = "Give the table, seat and starting stack of at least one player."
+MSG_ROW_INCOMPLETE = "Row {n}: give the table, the seat and the starting stack."
+MSG_SAME_PLAYER_TWICE = "The same player is listed twice."
+MSG_BAD_ORDER_TEXT = 'List the table numbers in the order they break, e.g. "8 7 6".'
+
+
+@director_view
+@require_safe
+def page(request: HttpRequest, t: Tournament):
+    return render_dashboard(request, t, "clock")
+
+
+@director_view
+@require_safe
+def version(request: HttpRequest, t: Tournament):
+    """The cheap number other directors' screens poll every 2 s (bumped by every service)."""
+    v = Tournament.objects.filter(pk=t.pk).values_list("version", flat=True).first()
+    response = JsonResponse({"version": v})
+    response[VERSION_HEADER] = str(v)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _panel(name: str):
+    @director_view
+    @require_safe
+    def view(request: HttpRequest, t: Tournament):
+        return render_dashboard(request, t, name)
+
+    view.__name__ = f"{name}_panel"
+    return view
+
+
+tables_panel = _panel("tables")
+eliminations_panel = _panel("eliminations")
+moves_panel = _panel("moves")
+log_panel = _panel("log")
+
+
+# ---------------------------------------------------------------- clock
+
+
+@director_view
+def clock(request: HttpRequest, t: Tournament):
+    if request.method != "POST":
+        return render_dashboard(request, t, "clock")
+    return _clock_action(request, t)
+
+
+@domain_errors("clock")
+def _clock_action(request: HttpRequest, t: Tournament):
+    act = request.POST.get("action", "")
+    seconds = int_field(request.POST, "seconds", "Seconds", required=act == "adjust")
+    index = int_field(request.POST, "index", "Level", required=act == "jump")
+    services.clock_action(
+        tournament_id=t.pk, action=act, seconds=seconds, index=index, actor=request.user
+    )
+    return after_action(request, t, "clock")
+
+
+@action("eliminations")
+def hand_for_hand(request: HttpRequest, t: Tournament):
+    if request.POST.get("next"):
+        services.hand_for_hand_next_round(tournament_id=t.pk, actor=request.user)
+    else:
+        services.hand_for_hand_set(
+            tournament_id=t.pk, on=request.POST.get("on") == "1", actor=request.user
+        )
+    return after_action(request, t, "eliminations")
+
+
+# ---------------------------------------------------------------- tables
+
+
+@action("tables")
+def button(request: HttpRequest, t: Tournament, number: int):
+    seat = int_field(request.POST, "seat", "Seat")
+    table_services.table_set_button(
+        tournament_id=t.pk, table_number=number, seat=seat, actor=request.user
+    )
+    return after_action(request, t, "tables")
+
+
+@action("tables")
+def table_open(request: HttpRequest, t: Tournament):
+    count = int_field(request.POST, "count", "Tables to open", required=False) or 1
+    table_services.table_open(tournament_id=t.pk, count=count, actor=request.user)
+    return after_action(request, t, "tables")
+
+
+@action("tables")
+def table_close(request: HttpRequest, t: Tournament):
+    number = int_field(request.POST, "table", "Table")
+    table_services.table_close(tournament_id=t.pk, table_number=number, actor=request.user)
+    return after_action(request, t, "tables")
+
+
+@action("tables")
+def seat_available(request: HttpRequest, t: Tournament):
+    number = int_field(request.POST, "table", "Table")
+    seat = int_field(request.POST, "seat", "Seat")
+    table_services.seat_set_available(
+        tournament_id=t.pk,
+        table_number=number,
+        seat=seat,
+        available=request.POST.get("available") == "1",
+        actor=request.user,
+    )
+    return after_action(request, t, "tables")
+
+
+@action("tables")
+def break_order(request: HttpRequest, t: Tournament):
+    """Either ``order`` ("8 7 6 …", first breaks first) or one ``rank_<table>`` per tile."""
+    text = request.POST.get("order", "").replace(",", " ").split()
+    if text:
+        if not all(x.isdigit() for x in text):
+            raise DomainError("bad_order", MSG_BAD_ORDER_TEXT, fields={"order": MSG_BAD_ORDER_TEXT})
+        order = [int(x) for x in text]
+    else:
+        ranks = []
+        for key in request.POST:
+            if key.startswith("rank_") and key[5:].isdigit():
+                rank = int_field(request.POST, key, f"Table {key[5:]}")
+                ranks.append((rank, int(key[5:])))
+        order = [n for _, n in sorted(ranks)]
+    table_services.table_break_order_set(tournament_id=t.pk, order=order, actor=request.user)
+    return after_action(request, t, "tables")
+
+
+def _entry_at(t: Tournament, table: int, seat: int) -> int:
+    entry = (
+        Seat.objects.filter(tournament=t, table__number=table, number=seat)
+        .values_list("entry_id", flat=True)
+        .first()
+    )
+    if entry is None:
+        msg = MSG_NOBODY_THERE.format(table=table, seat=seat)
+        raise DomainError("seat_empty", msg, status=409, fields={"seat": msg})
+    return entry
+
+
+@action("tables")
+def move_manual(request: HttpRequest, t: Tournament):
+    entry = _entry_at(
+        t,
+        int_field(request.POST, "from_table", "From table"),
+        int_field(request.POST, "from_seat", "From seat"),
+    )
+    table_services.move_manual(
+        tournament_id=t.pk,
+        entry_id=entry,
+        table_number=int_field(request.POST, "to_table", "To table"),
+        seat=int_field(request.POST, "to_seat", "To seat"),
+        actor=request.user,
+    )
+    return after_action(request, t, "tables")
+
+
+# ---------------------------------------------------------------- eliminations
+
+
+def _bust_rows(t: Tournament, data) -> list[dict]:
+    """The rows typed in (table, seat, stack) → who sits there; nothing is written."""
+    rows, seen = [], set()
+    for n in range(1, BUST_ROWS + 1):
+        keys = (f"table_{n}", f"seat_{n}", f"stack_{n}")
+        if not any((data.get(k) or "").strip() for k in keys):
+            continue
+        if not all((data.get(k) or "").strip() for k in keys):
+            msg = MSG_ROW_INCOMPLETE.format(n=n)
+            raise DomainError("bad_input", msg, fields={f"row_{n}": msg})
+        table = int_field(data, keys[0], f"Row {n} table")
+        seat = int_field(data, keys[1], f"Row {n} seat")
+        stack = int_field(data, keys[2], f"Row {n} starting stack")
+        if stack <= 0:
+            msg = f"Row {n}: the starting stack is above zero."
+            raise DomainError("bad_input", msg, fields={keys[2]: msg})
+        entry = _entry_at(t, table, seat)
+        if entry in seen:
+            raise DomainError("bad_input", MSG_SAME_PLAYER_TWICE, fields={f"row_{n}": entry})
+        seen.add(entry)
+        rows.append({"n": n, "table": table, "seat": seat, "stack": stack, "entry": entry})
+    if not rows:
+        raise DomainError("bad_input", MSG_GIVE_A_BUST, fields={"row_1": MSG_GIVE_A_BUST})
+    return rows
+
+
+@director_view
+def eliminations(request: HttpRequest, t: Tournament):
+    if request.method != "POST":
+        return render_dashboard(request, t, "eliminations")
+    return _eliminate(request, t)
+
+
+@domain_errors("eliminations")
+def _eliminate(request: HttpRequest, t: Tournament):
+    """Step 1 (no ``confirm``): show who sits in the seats typed, with their stacks. Step 2:
+    record those entries (ids, so a seat that changed meanwhile cannot hit someone else)."""
+    if not request.POST.get("confirm"):
+        rows = _bust_rows(t, request.POST)
+        names = dict(
+            Seat.objects.filter(entry_id__in=[r["entry"] for r in rows]).values_list(
+                "entry_id", "entry__player__name"
+            )
+        )
+        for r in rows:
+            r["name"] = names.get(r["entry"], "")
+        return render_dashboard(request, t, "eliminations", extra={"preview": rows})
+    busts = []
+    for n in range(1, BUST_ROWS + 1):
+        if request.POST.get(f"entry_{n}"):
+            busts.append(
+                (
+                    int_field(request.POST, f"entry_{n}", f"Row {n} entry"),
+                    int_field(request.POST, f"stack_{n}", f"Row {n} starting stack"),
+                )
+            )
+    if not busts:
+        raise DomainError("bad_input", MSG_GIVE_A_BUST, fields={"row_1": MSG_GIVE_A_BUST})
+    services.elimination_record(tournament_id=t.pk, busts=busts, actor=request.user)
+    return after_action(request, t, "eliminations")
+
+
+# ---------------------------------------------------------------- moves
+
+
+@director_view
+def moves(request: HttpRequest, t: Tournament):
+    if request.method != "POST":
+        return render_dashboard(request, t, "moves")
+    return _announce(request, t)
+
+
+@domain_errors("moves")
+def _announce(request: HttpRequest, t: Tournament):
+    if request.POST.get("all"):
+        ids = list(
+            Move.objects.filter(tournament=t, announced=False)
+            .filter(TO_ANNOUNCE)
+            .values_list("pk", flat=True)
+        )
+    else:
+        ids = []
+        for raw in request.POST.getlist("move"):
+            if not raw.isdigit():
+                raise DomainError("bad_input", setup.MSG_MOVE_NOT_FOUND, fields={"moves": raw})
+            ids.append(int(raw))
+    setup.move_mark_announced(tournament_id=t.pk, move_ids=ids, actor=request.user)
+    return after_action(request, t, "moves")

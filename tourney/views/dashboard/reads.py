@@ -1,0 +1,363 @@
+"""Reads shaped for the dashboard's panels. No writes. Each panel costs a fixed number of
+queries whatever the field size (a test compares 20 and 10,000 entries): counts and
+aggregates in the database, seat rows only for the tables a tile shows in full."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from tables.models import Move, Seat, Table
+from tourney import selectors, services
+from tourney.engine import clock as clock_engine
+from tourney.models import Entry, Event, Tournament
+from tourney.money import pool_of
+from tourney.setup import level_number_of
+
+BIG_FIELD_TABLES = 100  # from this many open tables on, tiles collapse to counts
+SEARCH_LIMIT = 30
+MOVES_SHOWN = 100
+LOG_SHOWN = 40
+TO_ANNOUNCE = Q(
+    reason__in=[Move.Reason.BALANCE, Move.Reason.BREAK, Move.Reason.REDRAW, Move.Reason.MANUAL]
+) | Q(
+    reason=Move.Reason.SEAT, event__kind__in=["elimination", "table_closed"]
+)  # alternates seated after a bust; the desk announces its own seat cards
+
+
+def cash(amount: int | None) -> str:
+    """Smallest unit → "1,234.50" (exact)."""
+    amount = amount or 0
+    return f"{amount // 100:,}.{amount % 100:02d}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def place_words(place: int | None, place_to: int | None) -> str:
+    if place is None:
+        return ""
+    if place_to and place_to != place:
+        return f"{ordinal(place)}–{ordinal(place_to)} (tie)"
+    return ordinal(place)
+
+
+# ---------------------------------------------------------------- clock and header
+
+
+def clock_text(ms: int) -> str:
+    """What the countdown shows before the browser takes over: m:ss or h:mm:ss."""
+    seconds = max(0, ms) // 1000 + (1 if ms % 1000 else 0)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    now = now or timezone.now()
+    items = services.structure_items(t)
+    state = clock_engine.state(items, services.anchor_of(t), now)
+    nxt = items[state.next_index] if state.next_index is not None else None
+    left = selectors.players_left(t)
+    entries = Entry.objects.filter(tournament=t).count()
+    chips = selectors.total_chips(t)
+    late_level = level_number_of(items, t.late_reg_until)
+    if not t.registration_open:
+        late_reg = "closed"
+    elif late_level:
+        late_reg = f"open until the end of level {late_level}"
+    else:
+        late_reg = "open"
+    return {
+        "tournament": t,
+        "items": items,
+        "clock": state,
+        "item": state.item,
+        "next_item": nxt,
+        "players_left": left,
+        "entries": entries,
+        "average_stack": chips // left if left else 0,
+        "total_chips": chips,
+        "prize_pool": cash(pool_of(t)),
+        "late_reg": late_reg,
+        "remaining_text": clock_text(state.remaining_ms),
+        "break_in_text": clock_text(state.ms_to_next_break)
+        if state.ms_to_next_break is not None
+        else None,
+        "levels": [
+            {"index": i, "label": _item_label(it, level_number_of(items, i))}
+            for i, it in enumerate(items)
+        ],
+        "at_colorup_break": state.item.kind == clock_engine.BREAK and bool(state.item.color_up),
+    }
+
+
+def _item_label(it: clock_engine.Item, number: int | None) -> str:
+    if it.kind == clock_engine.BREAK:
+        return f"Break {it.seconds // 60} min" + (
+            f" (color-up {', '.join(map(str, it.color_up))})" if it.color_up else ""
+        )
+    ante = f" ({it.big_blind_ante})" if it.big_blind_ante else f" ante {it.ante}" if it.ante else ""
+    return f"Level {number}: {it.small_blind}/{it.big_blind}{ante}"
+
+
+# ---------------------------------------------------------------- tables
+
+
+def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> dict[str, Any]:
+    rows = list(Table.objects.filter(tournament=t).order_by("number"))
+    open_rows = [r for r in rows if r.status == Table.Status.OPEN]
+    counts = dict(
+        Seat.objects.filter(tournament=t)
+        .values_list("table_id")
+        .annotate(n=Count("id"))
+        .values_list("table_id", "n")
+    )
+    big = len(open_rows) >= BIG_FIELD_TABLES
+    q = (q or "").strip()[:60]
+    found: list[dict[str, Any]] = []
+    if q:
+        found = [
+            {"name": name, "table": tn, "seat": s, "entry": e}
+            for e, name, tn, s in Seat.objects.filter(
+                tournament=t, entry__player__name__icontains=q
+            )
+            .order_by("entry__player__name")
+            .values_list("entry_id", "entry__player__name", "table__number", "number")[
+                :SEARCH_LIMIT
+            ]
+        ]
+    full_numbers = {r.number for r in open_rows} if not big else set()
+    if big:
+        full_numbers = {f["table"] for f in found} | ({expand} if expand else set())
+    # Always one query, even when no tile is shown in full (0 is never a table number).
+    seat_rows = Seat.objects.filter(tournament=t, table__number__in=sorted(full_numbers) or [0])
+    by_table: dict[int, dict[int, dict[str, Any]]] = {}
+    for table_id, number, entry_id, name, waits in seat_rows.values_list(
+        "table_id", "number", "entry_id", "entry__player__name", "waits_for_button"
+    ):
+        by_table.setdefault(table_id, {})[number] = {
+            "entry": entry_id,
+            "name": name,
+            "waits": waits,
+        }
+    sizes = [counts.get(r.pk, 0) for r in open_rows]
+    fewest, most = (min(sizes), max(sizes)) if sizes else (0, 0)
+    order = sorted(open_rows, key=lambda r: (r.break_rank, -r.number))
+    breaks_next = {r.number: pos for pos, r in enumerate(order, start=1)}
+    hits = {(f["table"], f["seat"]) for f in found}
+    tiles = []
+    for r in open_rows:
+        n = counts.get(r.pk, 0)
+        capacity = r.seats - len(r.unavailable_seats or ())
+        tile = {
+            "number": r.number,
+            "players": n,
+            "seats_total": r.seats,
+            "capacity": capacity,
+            "button": r.button_seat,
+            "break_pos": breaks_next[r.number],
+            "full": n >= capacity,
+            "short": fewest < most and n == fewest,
+            "expanded": r.number in full_numbers,
+            "seats": [],
+        }
+        if tile["expanded"]:
+            occupied = by_table.get(r.pk, {})
+            blocked = set(r.unavailable_seats or ())
+            tile["seats"] = [
+                {
+                    "seat": s,
+                    "button": s == r.button_seat,
+                    "blocked": s in blocked,
+                    "hit": (r.number, s) in hits,
+                    **occupied.get(s, {}),
+                }
+                for s in range(1, r.seats + 1)
+            ]
+        tiles.append(tile)
+    return {
+        "tiles": tiles,
+        "focus": [tile for tile in tiles if big and tile["expanded"]],
+        "big": big,
+        "q": q,
+        "found": found,
+        "expand": expand,
+        "broken": [r.number for r in rows if r.status == Table.Status.BROKEN],
+        "open_count": len(open_rows),
+        "seated": sum(sizes),
+        "break_order": [r.number for r in order],
+    }
+
+
+# ---------------------------------------------------------------- eliminations and moves
+
+
+def _move_rows(moves) -> list[dict[str, Any]]:
+    out = []
+    for m in moves:
+        name = m.entry.player.name
+        where = f"table {m.from_table} seat {m.from_seat}" if m.from_table else "alternate"
+        waits = " (waits for the button)" if m.waits_for_button else ""
+        out.append(
+            {
+                "id": m.pk,
+                "name": name,
+                "from_table": m.from_table,
+                "from_seat": m.from_seat,
+                "to_table": m.to_table,
+                "to_seat": m.to_seat,
+                "reason": m.get_reason_display(),
+                "reason_code": m.reason,
+                "waits": m.waits_for_button,
+                "announced": m.announced,
+                "text": f"{name}, {where}, move to table {m.to_table} seat {m.to_seat}"
+                f" — {m.get_reason_display().lower()}{waits}",
+            }
+        )
+    return out
+
+
+def last_hand(t: Tournament) -> dict[str, Any] | None:
+    """The last recorded elimination: places, prizes, and the moves it caused."""
+    ev = (
+        Event.objects.filter(tournament=t, kind="elimination", undone=False).order_by("-id").first()
+    )
+    if ev is None:
+        return None
+    busted = [b[0] for b in ev.payload.get("busts", [])]
+    out = []
+    for e in (
+        Entry.objects.filter(tournament=t, pk__in=busted)
+        .select_related("player")
+        .order_by("place", "bust_table", "bust_seat")
+    ):
+        out.append(
+            {
+                "name": e.player.name,
+                "number": e.number,
+                "table": e.bust_table,
+                "seat": e.bust_seat,
+                "stack": e.bust_stack,
+                "place": place_words(e.place, e.place_to),
+                "prize": cash(e.prize) if e.prize else "",
+            }
+        )
+    moves = _move_rows(
+        Move.objects.filter(tournament=t, event=ev).select_related("entry__player").order_by("id")
+    )
+    winner = None
+    if ev.payload.get("winner"):
+        w = Entry.objects.filter(pk=ev.payload["winner"]).select_related("player").first()
+        winner = w.player.name if w else None
+    return {"event": ev.pk, "at": ev.created_at, "busted": out, "moves": moves, "winner": winner}
+
+
+def eliminations_panel(t: Tournament) -> dict[str, Any]:
+    return {"last": last_hand(t), "tournament": t}
+
+
+def moves_panel(t: Tournament) -> dict[str, Any]:
+    pending = Move.objects.filter(tournament=t, announced=False).filter(TO_ANNOUNCE)
+    rows = _move_rows(pending.select_related("entry__player").order_by("id")[:MOVES_SHOWN])
+    return {"moves": rows, "moves_total": pending.count()}
+
+
+# ---------------------------------------------------------------- event log
+
+
+def _event_words(kind: str, p: dict[str, Any]) -> str:
+    words = {
+        "tournament_created": lambda: f"Tournament created ({p.get('tables')} tables)",
+        "tournament_copied": lambda: f"Copied from tournament #{p.get('source')}",
+        "entry_registered": lambda: f"Entry #{p.get('number')} {p.get('name', '')}",
+        "elimination": lambda: (
+            "Out: "
+            + ", ".join(place_words(x["place"], x["place_to"]) for x in p.get("places", []))
+            + (f"; {len(p['moves'])} move(s)" if p.get("moves") else "")
+        ),
+        "button_set": lambda: f"Table {p.get('table')}: button to seat {p.get('after')}",
+        "buttons_drawn": lambda: f"Buttons drawn ({len(p.get('buttons', {}))} table(s))",
+        "tables_opened": lambda: "Opened table(s) " + ", ".join(map(str, p.get("tables", []))),
+        "table_closed": lambda: f"Table {p.get('table')} broken",
+        "break_order_set": lambda: "Break order: " + ", ".join(map(str, p.get("after", []))),
+        "seat_availability": lambda: (
+            f"Table {p.get('table')} seat {p.get('seat')} "
+            + ("available" if p.get("available") else "unavailable")
+        ),
+        "move_manual": lambda: f"Manual move of entry {p.get('entry')}",
+        "moves_announced": lambda: f"{len(p.get('moves', []))} move(s) announced",
+        "hand_for_hand": lambda: "Hand for hand " + ("on" if p.get("on") else "off"),
+        "hand_for_hand_round": lambda: f"Hand-for-hand round {p.get('round')}",
+        "clock_adjust": lambda: f"Clock {int(p.get('seconds') or 0):+d} s",
+        "clock_jump": lambda: f"Clock jumped to item {p.get('index')}",
+        "level_started": lambda: f"Level started (item {p.get('index')})",
+        "break_started": lambda: f"Break started (item {p.get('index')})",
+        "chip_race": lambda: f"Chip race at table {p.get('table')}: {p.get('remove')}s",
+        "deal_recorded": lambda: f"Deal recorded ({p.get('method')})",
+    }
+    fn = words.get(kind)
+    if fn is not None:
+        try:
+            return fn()
+        except (KeyError, TypeError, ValueError):
+            pass
+    return kind.replace("_", " ").capitalize()
+
+
+def log_panel(t: Tournament) -> dict[str, Any]:
+    events = Event.objects.filter(tournament=t).select_related("actor").order_by("-id")[:LOG_SHOWN]
+    return {
+        "events": [
+            {
+                "id": ev.pk,
+                "kind": ev.kind,
+                "at": ev.created_at,
+                "who": ev.actor.get_username() if ev.actor else "system",
+                "words": _event_words(ev.kind, ev.payload or {}),
+                "undone": ev.undone,
+            }
+            for ev in events
+        ]
+    }
+
+
+# ---------------------------------------------------------------- printouts
+
+
+def seating_sheets(t: Tournament) -> list[dict[str, Any]]:
+    rows = list(Table.objects.filter(tournament=t, status=Table.Status.OPEN).order_by("number"))
+    seats: dict[int, dict[int, str]] = {}
+    for table_id, number, name in Seat.objects.filter(tournament=t).values_list(
+        "table_id", "number", "entry__player__name"
+    ):
+        seats.setdefault(table_id, {})[number] = name
+    return [
+        {
+            "number": r.number,
+            "button": r.button_seat,
+            "seats": [
+                {
+                    "seat": s,
+                    "name": seats.get(r.pk, {}).get(s, ""),
+                    "blocked": s in (r.unavailable_seats or ()),
+                }
+                for s in range(1, r.seats + 1)
+            ],
+        }
+        for r in rows
+    ]
+
+
+def seating_list(t: Tournament) -> list[dict[str, Any]]:
+    return [
+        {"name": name, "number": number, "table": tn, "seat": s}
+        for name, number, tn, s in Seat.objects.filter(tournament=t)
+        .order_by("entry__player__name", "entry__number")
+        .values_list("entry__player__name", "entry__number", "table__number", "number")
+    ]

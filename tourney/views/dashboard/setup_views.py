@@ -1,0 +1,117 @@
+"""Setup: create a tournament from the form (presets, the generator or typed levels, with the
+structure chart as a preview), or copy a past one. The form handling is tourney.setup."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from tourney import charts, setup
+from tourney.engine.errors import DomainError
+from tourney.models import Tournament
+from tourney.views.dashboard.base import director_only, director_view
+
+PAST_SHOWN = 30
+
+
+FIELD_ALIASES = {
+    "percentages": "payouts",
+    "level": "late_reg_level",
+    "bb_ante_from_level": "bb_ante_from",
+    "rounding_unit": "rounding",
+    "denominations": "chips",
+}
+
+
+def _attach(form: setup.SetupForm, exc: DomainError) -> None:
+    """Show an engine's or service's message next to the field it names."""
+    placed = False
+    for key, msg in exc.fields.items():
+        name = FIELD_ALIASES.get(key, key)
+        if name.startswith("levels["):
+            name = "levels_text"
+        if name in form.fields:
+            form.add_error(name, str(msg))
+            placed = True
+    if not placed:
+        form.add_error(None, exc.message)
+
+
+def _preview(plan: dict) -> str:
+    return mark_safe(  # noqa: S308 — numbers and fixed words only (tourney.charts)
+        charts.structure_svg(
+            plan["items"],
+            starting_stack=plan["starting_stack"],
+            field=max(2, plan["tables"] * plan["seats_per_table"]),
+        )
+    )
+
+
+@director_only
+def new(request: HttpRequest):
+    """GET: the empty form (``?from=<id>``: filled in from a past tournament). POST with
+    ``preview``: the chart and the typed levels, nothing created. POST: create."""
+    ctx = {
+        "past": Tournament.objects.only("pk", "name", "created_at")[:PAST_SHOWN],
+        "message": None,
+    }
+    status = 200
+    if request.method == "POST":
+        form = setup.SetupForm(request.POST)
+        if not form.is_valid():
+            ctx["message"] = "Some fields need a look."
+            status = 400
+        else:
+            try:
+                if request.POST.get("preview"):
+                    plan = setup.setup_plan(form.cleaned_data)
+                    data = request.POST.copy()
+                    data["levels_text"] = setup.levels_text(plan["items"])
+                    form = setup.SetupForm(data)
+                    form.is_valid()
+                    ctx["chart"] = _preview(plan)
+                    ctx["levels_count"] = sum(1 for i in plan["items"] if i.kind == "level")
+                else:
+                    t = setup.setup_create(data=form.cleaned_data, actor=request.user)
+                    target = reverse("tourney-dashboard", args=[t.pk])
+                    if request.htmx:
+                        return HttpResponseClientRedirect(target)
+                    return redirect(target)
+            except DomainError as exc:
+                _attach(form, exc)
+                ctx["message"] = exc.message
+                status = exc.status
+    else:
+        initial = None
+        src_id = request.GET.get("from", "")
+        if src_id.isdigit():
+            src = Tournament.objects.filter(pk=int(src_id)).first()
+            if src is not None:
+                initial = setup.copy_initial(src)
+        form = setup.SetupForm(initial=initial)
+    ctx["form"] = form
+    template = "dashboard/setup.html#setup-form" if request.htmx else "dashboard/setup.html"
+    return render(request, template, ctx, status=status)
+
+
+@director_view
+def copy(request: HttpRequest, t: Tournament):
+    """Next week's event in one click: same settings, structure and tables."""
+    if request.method != "POST":
+        return redirect(reverse("tourney-dashboard-setup") + f"?from={t.pk}")
+    try:
+        new_t = setup.tournament_copy(
+            source_id=t.pk, name=request.POST.get("name", ""), actor=request.user
+        )
+    except DomainError as exc:
+        ctx = {
+            "past": Tournament.objects.only("pk", "name", "created_at")[:PAST_SHOWN],
+            "message": exc.message,
+            "form": setup.SetupForm(initial=setup.copy_initial(t)),
+        }
+        return render(request, "dashboard/setup.html", ctx, status=exc.status)
+    target = reverse("tourney-dashboard", args=[new_t.pk])
+    return HttpResponseClientRedirect(target) if request.htmx else redirect(target)

@@ -1,0 +1,185 @@
+"""Floor tools (forms on the same engines as the API's /floor endpoints), the structure chart
+of a tournament, and the printouts (seating sheets per table, the full seating list)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.http import HttpRequest
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_safe
+
+from tourney import charts, services
+from tourney.api import race_dict
+from tourney.engine import chip_race, icm, pots
+from tourney.engine.errors import DomainError
+from tourney.models import ChipDenomination, Entry, Tournament
+from tourney.setup import levels_text
+from tourney.views.dashboard import reads
+from tourney.views.dashboard.base import director_view, int_field
+
+TOOL_ROWS = 9
+MSG_NUMBERS = "{label}: whole numbers separated by spaces."
+
+
+def _numbers(data, name: str, label: str) -> list[int]:
+    raw = (data.get(name) or "").replace(",", " ").split()
+    try:
+        return [int(x) for x in raw]
+    except ValueError:
+        msg = MSG_NUMBERS.format(label=label)
+        raise DomainError("bad_input", msg, fields={name: msg}) from None
+
+
+def _floor_settle(data) -> dict[str, Any]:
+    players = []
+    for n in range(1, TOOL_ROWS + 1):
+        seat = int_field(data, f"s_seat_{n}", f"Row {n} seat", required=False)
+        if seat is None:
+            continue
+        cards = (data.get(f"s_cards_{n}") or "").replace(" ", "") or None
+        rank = int_field(data, f"s_rank_{n}", f"Row {n} rank", required=False)
+        players.append(
+            pots.HandPlayer(
+                seat=seat,
+                committed=int_field(data, f"s_committed_{n}", f"Row {n} chips put in") or 0,
+                folded=bool(data.get(f"s_folded_{n}")),
+                cards=cards,
+                rank=rank,
+            )
+        )
+    result = pots.settle(
+        players=players,
+        button_seat=int_field(data, "s_button", "Button seat"),
+        chip_unit=int_field(data, "s_unit", "Chip unit", required=False) or 1,
+        board=(data.get("s_board") or "").replace(" ", "") or None,
+    )
+    return {"settle": result}
+
+
+def _floor_race(data) -> dict[str, Any]:
+    denominations = _numbers(data, "r_denominations", "Chips in play")
+    players = []
+    for n in range(1, TOOL_ROWS + 1):
+        seat = int_field(data, f"r_seat_{n}", f"Row {n} seat", required=False)
+        if seat is None:
+            continue
+        chips = {}
+        for part in (data.get(f"r_chips_{n}") or "").replace(",", " ").split():
+            value, _, count = part.partition("x")
+            if not (value.isdigit() and count.isdigit()):
+                msg = f'Row {n}: chips as "25x7 100x12" (value x count).'
+                raise DomainError("bad_input", msg, fields={f"r_chips_{n}": msg})
+            chips[int(value)] = int(count)
+        players.append(chip_race.RacePlayer(seat=seat, chips=chips))
+    seed = int_field(data, "r_seed", "Seed", required=False)
+    result = chip_race.color_up(
+        denominations=denominations,
+        remove=int_field(data, "r_remove", "Chip to remove"),
+        players=players,
+        threshold=data.get("r_threshold") or "half_or_more",
+        rng=random.Random(seed if seed is not None else random.SystemRandom().getrandbits(62)),
+    )
+    return {"race": race_dict(result)}
+
+
+def _floor_icm(data) -> dict[str, Any]:
+    stacks = _numbers(data, "i_stacks", "Stacks")
+    prizes = _numbers(data, "i_prizes", "Prizes")
+    equities = icm.icm_equities(stacks, prizes)
+    return {
+        "icm": [{"stack": s, "equity": f"{e:,.2f}"} for s, e in zip(stacks, equities, strict=True)]
+    }
+
+
+TOOLS = {"settle": _floor_settle, "race": _floor_race, "icm": _floor_icm}
+
+
+@director_view
+def floor(request: HttpRequest, t: Tournament, tool: str | None = None):
+    """GET: the three tools. POST to one tool: its result in its own box (htmx) or the page."""
+    chips = list(
+        ChipDenomination.objects.filter(tournament=t, in_play=True).values_list("value", flat=True)
+    )
+    ctx: dict[str, Any] = {
+        "tournament": t,
+        "chips_text": " ".join(map(str, chips)),
+        "form": request.POST if request.method == "POST" else {},
+        "tool": tool,
+    }
+    data = request.POST
+    ctx["s_rows"] = [
+        {
+            "n": n,
+            **{k: data.get(f"s_{k}_{n}", "") for k in ("seat", "committed", "cards", "rank")},
+            "folded": bool(data.get(f"s_folded_{n}")),
+        }
+        for n in range(1, TOOL_ROWS + 1)
+    ]
+    ctx["r_rows"] = [
+        {"n": n, "seat": data.get(f"r_seat_{n}", ""), "chips": data.get(f"r_chips_{n}", "")}
+        for n in range(1, TOOL_ROWS + 1)
+    ]
+    status = 200
+    if request.method == "POST" and tool in TOOLS:
+        try:
+            ctx.update(TOOLS[tool](request.POST))
+        except DomainError as exc:
+            ctx["error"] = {"message": exc.message, "fields": exc.fields}
+            status = exc.status
+        if request.htmx:
+            return render(request, f"dashboard/floor.html#{tool}", ctx, status=status)
+    return render(request, "dashboard/floor.html", ctx, status=status)
+
+
+@director_view
+@require_safe
+def structure(request: HttpRequest, t: Tournament):
+    items = services.structure_items(t)
+    clock = services.clock_read(t)
+    field = max(Entry.objects.filter(tournament=t).count(), t.started_tables * t.seats_per_table)
+    rows, level = [], 0
+    for i, it in enumerate(items):
+        if it.kind == "level":
+            level += 1
+        rows.append({"index": i, "item": it, "level": level, "minutes": it.seconds / 60})
+    return render(
+        request,
+        "dashboard/structure.html",
+        {
+            "tournament": t,
+            "rows": rows,
+            "current": clock.index,
+            "chart": mark_safe(  # noqa: S308 — numbers and fixed words only (tourney.charts)
+                charts.structure_svg(
+                    items, starting_stack=t.starting_stack, field=field, current=clock.index
+                )
+            ),
+            "levels_text": levels_text(items),
+        },
+    )
+
+
+@director_view
+@require_safe
+def print_tables(request: HttpRequest, t: Tournament):
+    """One sheet per table for the dealers."""
+    return render(
+        request,
+        "dashboard/print_tables.html",
+        {"tournament": t, "sheets": reads.seating_sheets(t), "printed_at": timezone.localtime()},
+    )
+
+
+@director_view
+@require_safe
+def print_seating(request: HttpRequest, t: Tournament):
+    """Everyone still seated, by name, for the wall."""
+    return render(
+        request,
+        "dashboard/print_seating.html",
+        {"tournament": t, "rows": reads.seating_list(t), "printed_at": timezone.localtime()},
+    )
