@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -429,7 +430,7 @@ def test_chip_chop_sums_exactly_and_never_pays_below_the_last_prize(
             assert a >= b  # more chips never gets less
     rest = sum(prizes) - floor * len(stacks)
     for a, s in zip(amounts, stacks, strict=True):
-        assert abs((a - floor) - rest * s / sum(stacks)) < 1 + 1e-6 * rest
+        assert abs((a - floor) - Fraction(rest * s, sum(stacks))) < 1
 
 
 def test_round_to_total_thirds() -> None:
@@ -476,9 +477,9 @@ def test_round_to_total_is_exact_and_within_one_unit(
     amounts = round_to_total(values, total, unit)
     assert sum(amounts) == total
     assert all(a % unit == 0 and a >= 0 for a in amounts)
-    whole = math.fsum(values)
+    whole = sum(Fraction(v) for v in values)
     for a, v in zip(amounts, values, strict=True):
-        assert abs(a - v * total / whole) <= unit * (1 + 1e-9)
+        assert abs(a - Fraction(v) * total / whole) < unit  # exact, no float slack
 
 
 def test_icm_deal_heads_up_is_the_chip_share_of_the_difference() -> None:
@@ -543,3 +544,12 @@ def test_check_deal_refuses_a_deal_that_leaves_out_a_player() -> None:
     with pytest.raises(DomainError) as err:
         check_deal(amounts=[6_000, 4_000], unpaid=[6_000, 4_000], players=3)
     assert _error(err) == ("deal_wrong_players", 400, MSG_DEAL_WRONG_PLAYERS)
+
+
+def test_cached_table_is_not_served_for_a_bool_or_float_field_size() -> None:
+    assert default_percentages(1) == (10_000,)
+    assert default_percentages(12) == (5_000, 3_000, 2_000)
+    for bad in (True, 12.0):
+        with pytest.raises(DomainError) as err:
+            default_percentages(bad)  # type: ignore[arg-type]
+        assert _error(err) == ("bad_field_size", 400, MSG_BAD_FIELD_SIZE)

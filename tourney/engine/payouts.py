@@ -151,7 +151,7 @@ def _largest_remainder(quotas: Sequence[float], units: int) -> list[int]:
     return floors
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)  # typed: True and 12.0 must not hit 1 and 12
 def default_percentages(field_size: int) -> tuple[int, ...]:
     """The default payout table for ``field_size`` entries, in basis points (RULES 8.2).
 
@@ -250,8 +250,15 @@ def _split_finisher(finisher: Sequence[int]) -> tuple[int, int, int, int, int]:
         raise DomainError(
             "bad_finisher", MSG_BAD_FINISHER, fields={"finisher": repr(finisher)}
         ) from None
+    # ``type(...) is int`` (not isinstance) refuses bools and is fast on 10,000-entry fields.
     if (
-        not all(_is_int(v) for v in (entry, place, place_to, table, seat))
+        not (
+            type(entry) is int
+            and type(place) is int
+            and type(place_to) is int
+            and type(table) is int
+            and type(seat) is int
+        )
         or place < 1
         or place_to < place
         or table < 0
@@ -273,8 +280,9 @@ def place_prizes(*, prizes: Sequence[int], finishers: Sequence[Sequence[int]]) -
     overlap (400 ``inconsistent_tie``). Finishers need not cover every place: players still
     in are simply not listed.
     """
-    if any(not _is_int(p) or p < 0 for p in prizes):
+    if any(type(p) is not int or p < 0 for p in prizes):
         raise DomainError("bad_prizes", MSG_BAD_PRIZES, fields={"prizes": list(prizes)})
+    paid = len(prizes)
     groups: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
     seen: set[int] = set()
     for finisher in finishers:
@@ -288,14 +296,17 @@ def place_prizes(*, prizes: Sequence[int], finishers: Sequence[Sequence[int]]) -
     out: dict[int, int] = {}
     for (place, place_to), members in groups.items():
         span = range(place, place_to + 1)
-        if len(members) != len(span) or any(p in taken for p in span):
+        if len(members) != len(span) or not taken.isdisjoint(span):
             raise DomainError(
                 "inconsistent_tie",
                 MSG_INCONSISTENT_TIE,
                 fields={"place": place, "place_to": place_to, "players": len(members)},
             )
         taken.update(span)
-        money = sum(prizes[p - 1] for p in span if p <= len(prizes))
+        if len(members) == 1:
+            out[members[0][2]] = prizes[place - 1] if place <= paid else 0
+            continue
+        money = sum(prizes[place - 1 : min(place_to, paid)])
         share, odd = divmod(money, len(members))
         # RULES 7.2: odd units one each by table number, then seat number.
         for n, (_table, _seat, entry) in enumerate(sorted(members)):
