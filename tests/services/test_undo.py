@@ -149,3 +149,24 @@ def test_random_actions_undone_in_reverse_restore_every_snapshot(director, actio
     for before in reversed(snaps):
         action_undo(tournament_id=t.pk, actor=director)
         assert snapshot(t) == before
+
+
+def test_dashboard_undo_and_redo_buttons(client, director):
+    t = services.tournament_create(actor=director, name="U", tables=1, seed=1)
+    services.entry_register(tournament_id=t.pk, name="Ann", actor=director)
+    client.force_login(director)
+    url = f"/td/{t.pk}/log/undo/"
+    r = client.post(url)
+    assert r.status_code == 302  # a plain form: back to the page
+    assert not Entry.objects.filter(tournament=t).exists()
+    r = client.post(url, {"redo": "1"}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and b"Event log" in r.content
+    assert Entry.objects.filter(tournament=t, player__name="Ann").count() == 1
+    r = client.post(url, HTTP_HX_REQUEST="true")
+    r = client.post(url, HTTP_HX_REQUEST="true")
+    assert r.status_code == 409 and b"There is nothing to undo." in r.content
+
+
+def test_undo_is_for_directors_only(client, desk_clerk, tournament):
+    client.force_login(desk_clerk)
+    assert client.post(f"/td/{tournament.pk}/log/undo/").status_code == 403

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
-from tourney import selectors
 from tourney.models import Tournament
-from tourney.roles import is_desk, is_director
+from tourney.roles import is_director
 
 
 @login_required
@@ -21,27 +19,3 @@ def home(request):
     )
 
 
-@login_required
-def dashboard(request, tournament_id: int):
-    if not is_director(request.user):
-        raise PermissionDenied
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    return render(request, "dashboard/index.html", selectors.overview(tournament))
-
-
-@login_required
-def desk(request, tournament_id: int):
-    if not is_desk(request.user):
-        raise PermissionDenied
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    return render(request, "desk/index.html", selectors.overview(tournament))
-
-
-def display(request, token: str):
-    tournament = get_object_or_404(Tournament, display_token=token)
-    return render(request, "display/index.html", selectors.overview(tournament))
-
-
-def player_page(request, token: str):
-    tournament = get_object_or_404(Tournament, display_token=token)
-    return render(request, "display/player.html", selectors.overview(tournament))

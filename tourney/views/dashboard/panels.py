@@ -274,3 +274,17 @@ def _announce(request: HttpRequest, t: Tournament):
             ids.append(int(raw))
     setup.move_mark_announced(tournament_id=t.pk, move_ids=ids, actor=request.user)
     return after_action(request, t, "moves")
+
+
+# ---------------------------------------------------------------- undo and redo (issue 10)
+
+
+@action("log")
+def undo(request: HttpRequest, t: Tournament):
+    from tourney.undo import action_redo, action_undo
+
+    if request.POST.get("redo"):
+        action_redo(tournament_id=t.pk, actor=request.user)
+    else:
+        action_undo(tournament_id=t.pk, actor=request.user)
+    return after_action(request, t, "log")
