@@ -6,21 +6,18 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from django.http import Http404, HttpRequest
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Field, NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
-from ninja.security import HttpBearer
-from ninja.security import SessionAuth as SessionAuthBase
 
 from tables import services as table_services
-from tourney import selectors, services
+from tourney import api_auth, selectors, services
 from tourney.engine import chip_race, icm, pots
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.roles import is_desk, is_director
-from tourney.tokens import token_user
 
 MAX_CHIPS = 10**12
 MAX_MONEY = 10**13
@@ -29,29 +26,12 @@ MSG_FORBIDDEN = "Your role does not allow this."
 MSG_UNAUTHORIZED = "Log in or send a valid API token (Authorization: Bearer <token>)."
 
 
-class BearerAuth(HttpBearer):
-    def authenticate(self, request: HttpRequest, token: str):
-        user = token_user(token)
-        if user is not None:
-            request.user = user
-        return user
-
-
-class SessionAuth(SessionAuthBase):
-    """The screens' session. CSRF is checked only for a logged-in user, so a request with
-    no credentials at all gets 401, not a CSRF 403."""
-
-    def _get_key(self, request: HttpRequest):
-        if not request.user.is_authenticated:
-            return None
-        return super()._get_key(request)
-
-
 api = NinjaAPI(
     title="Tourney API",
     version="1",
     description="Poker tournament director: see API.md for the contract.",
-    auth=[BearerAuth(), SessionAuth()],
+    auth=api_auth.ANY,
+    docs_url=None,  # the Swagger page loads from a CDN; the venue may be offline
     urls_namespace="api-v1",
 )
 
@@ -126,7 +106,12 @@ class SettleIn(Schema):
     players: list[SettlePlayer] = Field(min_length=1, max_length=23)
 
 
-@api.post("/floor/settle", tags=["floor"], summary="Pots and payouts of one hand (RULES 6)")
+@api.post(
+    "/floor/settle",
+    auth=api_auth.DESK,
+    tags=["floor"],
+    summary="Pots and payouts of one hand (RULES 6)",
+)
 def floor_settle(request, payload: SettleIn):
     result = pots.settle(
         players=[
@@ -183,7 +168,12 @@ def _int_key(key: str, where: str) -> int:
         ) from None
 
 
-@api.post("/floor/chip-race", tags=["floor"], summary="Color-up with the odd-chip race (RULES 5)")
+@api.post(
+    "/floor/chip-race",
+    auth=api_auth.DESK,
+    tags=["floor"],
+    summary="Color-up with the odd-chip race (RULES 5)",
+)
 def floor_chip_race(request, payload: ChipRaceIn):
     players = []
     for p in payload.players:
@@ -242,7 +232,7 @@ class IcmIn(Schema):
     payouts: list[float] = Field(min_length=1, max_length=100)
 
 
-@api.post("/floor/icm", tags=["floor"], summary="ICM deal equities (RULES 8.3)")
+@api.post("/floor/icm", auth=api_auth.DESK, tags=["floor"], summary="ICM deal equities (RULES 8.3)")
 def floor_icm(request, payload: IcmIn):
     if any(p < 0 or p > MAX_MONEY for p in payload.payouts):
         raise DomainError(
@@ -297,7 +287,7 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
     }
 
 
-@api.post("/tournaments", tags=["tournaments"], response={201: dict})
+@api.post("/tournaments", auth=api_auth.DIRECTOR, tags=["tournaments"], response={201: dict})
 def tournament_create(request, payload: TournamentIn):
     _need_director(request)
     data = payload.dict()
@@ -316,7 +306,7 @@ def tournament_create(request, payload: TournamentIn):
     return Status(201, tournament_dict(t))
 
 
-@api.get("/tournaments/{tid}", tags=["tournaments"])
+@api.get("/tournaments/{tid}", auth=api_auth.DESK, tags=["tournaments"])
 def tournament_get(request, tid: int):
     _need_desk(request)
     return tournament_dict(_tournament(tid))
@@ -327,7 +317,9 @@ class EntryIn(Schema):
     player_id: int | None = Field(default=None, ge=1)
 
 
-@api.post("/tournaments/{tid}/entries", tags=["registration"], response={201: dict})
+@api.post(
+    "/tournaments/{tid}/entries", auth=api_auth.DESK, tags=["registration"], response={201: dict}
+)
 def entry_create(request, tid: int, payload: EntryIn):
     _need_desk(request)
     entry = services.entry_register(
@@ -337,18 +329,21 @@ def entry_create(request, tid: int, payload: EntryIn):
     waits = False
     if seat:
         waits = entry.seat.waits_for_button
-    return Status(201, {
-        "id": entry.pk,
-        "number": entry.number,
-        "name": entry.player.name,
-        "table": seat[0] if seat else None,
-        "seat": seat[1] if seat else None,
-        "status": entry.status,
-        "waits_for_button": waits,
-    })
+    return Status(
+        201,
+        {
+            "id": entry.pk,
+            "number": entry.number,
+            "name": entry.player.name,
+            "table": seat[0] if seat else None,
+            "seat": seat[1] if seat else None,
+            "status": entry.status,
+            "waits_for_button": waits,
+        },
+    )
 
 
-@api.get("/tournaments/{tid}/seating", tags=["seating"])
+@api.get("/tournaments/{tid}/seating", auth=api_auth.DESK, tags=["seating"])
 def seating_get(request, tid: int):
     _need_desk(request)
     return selectors.seating(_tournament(tid))
@@ -358,7 +353,7 @@ class ButtonIn(Schema):
     seat: int = Field(ge=1, le=100)
 
 
-@api.put("/tournaments/{tid}/tables/{number}/button", tags=["seating"])
+@api.put("/tournaments/{tid}/tables/{number}/button", auth=api_auth.DIRECTOR, tags=["seating"])
 def button_set(request, tid: int, number: int, payload: ButtonIn):
     _need_director(request)
     row = table_services.table_set_button(
@@ -376,7 +371,7 @@ class EliminationIn(Schema):
     entries: list[BustIn] = Field(min_length=1, max_length=100)
 
 
-@api.post("/tournaments/{tid}/eliminations", tags=["seating"])
+@api.post("/tournaments/{tid}/eliminations", auth=api_auth.DIRECTOR, tags=["seating"])
 def elimination_create(request, tid: int, payload: EliminationIn):
     _need_director(request)
     _tournament(tid)
@@ -392,7 +387,7 @@ def elimination_create(request, tid: int, payload: EliminationIn):
     }
 
 
-@api.get("/tournaments/{tid}/clock", tags=["clock"])
+@api.get("/tournaments/{tid}/clock", auth=api_auth.DESK, tags=["clock"])
 def clock_get(request, tid: int):
     _need_desk(request)
     return selectors.clock_payload(_tournament(tid))
@@ -404,7 +399,7 @@ class ClockIn(Schema):
     index: int | None = Field(default=None, ge=0, le=1000)
 
 
-@api.post("/tournaments/{tid}/clock", tags=["clock"])
+@api.post("/tournaments/{tid}/clock", auth=api_auth.DIRECTOR, tags=["clock"])
 def clock_post(request, tid: int, payload: ClockIn):
     _need_director(request)
     _tournament(tid)
@@ -418,7 +413,7 @@ def clock_post(request, tid: int, payload: ClockIn):
     return selectors.clock_payload(_tournament(tid))
 
 
-@api.get("/tournaments/{tid}/results", tags=["money"])
+@api.get("/tournaments/{tid}/results", auth=api_auth.DESK, tags=["money"])
 def results_get(request, tid: int):
     _need_desk(request)
     return selectors.results(_tournament(tid))
@@ -438,7 +433,7 @@ from tourney.engine import structure as structure_engine  # noqa: E402
 from tourney.engine.clock import item_to_dict  # noqa: E402
 
 
-@api.get("/tournaments/{tid}/levels", tags=["clock"])
+@api.get("/tournaments/{tid}/levels", auth=api_auth.DESK, tags=["clock"])
 def levels_get(request, tid: int):
     _need_desk(request)
     return {"levels": [item_to_dict(i) for i in services.structure_items(_tournament(tid))]}
@@ -448,7 +443,7 @@ class LevelsIn(Schema):
     levels: list[dict[str, Any]] = Field(min_length=1, max_length=500)
 
 
-@api.put("/tournaments/{tid}/levels", tags=["clock"])
+@api.put("/tournaments/{tid}/levels", auth=api_auth.DIRECTOR, tags=["clock"])
 def levels_put(request, tid: int, payload: LevelsIn):
     _need_director(request)
     _tournament(tid)
@@ -459,29 +454,46 @@ def levels_put(request, tid: int, payload: LevelsIn):
 class GenerateIn(Schema):
     preset: Literal["regular", "turbo", "deep"] | None = None
     starting_stack: int = Field(default=10000, ge=100, le=10**9)
-    denominations: list[int] = Field(default=[25, 100, 500, 1000, 5000, 25000], min_length=1,
-                                     max_length=20)
+    denominations: list[int] = Field(
+        default=[25, 100, 500, 1000, 5000, 25000], min_length=1, max_length=20
+    )
     level_minutes: int = Field(default=20, ge=1, le=240)
     target_hours: float = Field(default=8, gt=0, le=72)
     break_every: int = Field(default=4, ge=1, le=50)
     break_minutes: int = Field(default=10, ge=1, le=120)
 
 
-@api.post("/structures/generate", tags=["clock"],
-          summary="A structure from presets or the generator (RULES 4.5, 5.1)")
+@api.post(
+    "/structures/generate",
+    auth=api_auth.DIRECTOR,
+    tags=["clock"],
+    summary="A structure from presets or the generator (RULES 4.5, 5.1)",
+)
 def structure_generate(request, payload: GenerateIn):
     if payload.preset:
-        items = structure_engine.preset(payload.preset, starting_stack=payload.starting_stack,
-                                        denominations=tuple(payload.denominations))
+        items = structure_engine.preset(
+            payload.preset,
+            starting_stack=payload.starting_stack,
+            denominations=tuple(payload.denominations),
+        )
     else:
         items = structure_engine.generate(
-            starting_stack=payload.starting_stack, denominations=payload.denominations,
-            level_minutes=payload.level_minutes, target_hours=payload.target_hours,
-            break_every=payload.break_every, break_minutes=payload.break_minutes)
+            starting_stack=payload.starting_stack,
+            denominations=payload.denominations,
+            level_minutes=payload.level_minutes,
+            target_hours=payload.target_hours,
+            break_every=payload.break_every,
+            break_minutes=payload.break_minutes,
+        )
     return {"levels": structure_engine.items_to_data(items)}
 
 
-@api.post("/tournaments/{tid}/undo", tags=["audit"], summary="Undo the last action")
+@api.post(
+    "/tournaments/{tid}/undo",
+    auth=api_auth.DIRECTOR,
+    tags=["audit"],
+    summary="Undo the last action",
+)
 def undo_post(request, tid: int):
     from tourney.undo import action_undo
 
@@ -490,7 +502,12 @@ def undo_post(request, tid: int):
     return action_undo(tournament_id=tid, actor=request.user)
 
 
-@api.post("/tournaments/{tid}/redo", tags=["audit"], summary="Redo the last undone action")
+@api.post(
+    "/tournaments/{tid}/redo",
+    auth=api_auth.DIRECTOR,
+    tags=["audit"],
+    summary="Redo the last undone action",
+)
 def redo_post(request, tid: int):
     from tourney.undo import action_redo
 
@@ -499,7 +516,12 @@ def redo_post(request, tid: int):
     return action_redo(tournament_id=tid, actor=request.user)
 
 
-@api.get("/tournaments/{tid}/events", tags=["audit"], summary="The event log, newest first")
+@api.get(
+    "/tournaments/{tid}/events",
+    auth=api_auth.DIRECTOR,
+    tags=["audit"],
+    summary="The event log, newest first",
+)
 def events_get(request, tid: int, kind: str | None = None, limit: int = 100):
     _need_director(request)
     t = _tournament(tid)
@@ -508,9 +530,14 @@ def events_get(request, tid: int, kind: str | None = None, limit: int = 100):
         qs = qs.filter(kind=kind)
     return {
         "events": [
-            {"id": e.pk, "kind": e.kind, "at": e.created_at.isoformat(),
-             "actor": e.actor.get_username() if e.actor else None, "undone": e.undone,
-             "payload": {k: v for k, v in e.payload.items() if k not in ("undo", "call")}}
+            {
+                "id": e.pk,
+                "kind": e.kind,
+                "at": e.created_at.isoformat(),
+                "actor": e.actor.get_username() if e.actor else None,
+                "undone": e.undone,
+                "payload": {k: v for k, v in e.payload.items() if k not in ("undo", "call")},
+            }
             for e in qs[: max(1, min(limit, 1000))]
         ]
     }
@@ -525,13 +552,14 @@ class UserIn(Schema):
     role: Literal["director", "desk"]
 
 
-@api.post("/users", tags=["accounts"], response={201: dict})
+@api.post("/users", auth=api_auth.DIRECTOR, tags=["accounts"], response={201: dict})
 def user_create(request, payload: UserIn):
     from tourney.accounts import user_create as create
 
     _need_director(request)
-    user = create(username=payload.username, password=payload.password, role=payload.role,
-                  actor=request.user)
+    user = create(
+        username=payload.username, password=payload.password, role=payload.role, actor=request.user
+    )
     return Status(201, {"username": user.get_username(), "role": payload.role})
 
 
@@ -539,7 +567,7 @@ class RoleIn(Schema):
     role: Literal["director", "desk"] | None
 
 
-@api.put("/users/{username}/role", tags=["accounts"])
+@api.put("/users/{username}/role", auth=api_auth.DIRECTOR, tags=["accounts"])
 def user_role(request, username: str, payload: RoleIn):
     from tourney.accounts import user_set_role
 
@@ -548,8 +576,12 @@ def user_role(request, username: str, payload: RoleIn):
     return {"username": username, "role": payload.role}
 
 
-@api.post("/tokens", tags=["accounts"], response={201: dict},
-          summary="A new API token for yourself, shown once")
+@api.post(
+    "/tokens",
+    tags=["accounts"],
+    response={201: dict},
+    summary="A new API token for yourself, shown once",
+)
 def token_new(request):
     from tourney.accounts import api_token_issue
 
@@ -564,7 +596,7 @@ def token_revoke(request, prefix: str):
     return {"revoked": prefix}
 
 
-@api.post("/tournaments/{tid}/display-token/rotate", tags=["accounts"])
+@api.post("/tournaments/{tid}/display-token/rotate", auth=api_auth.DIRECTOR, tags=["accounts"])
 def display_rotate(request, tid: int):
     from tourney.accounts import display_token_rotate
 

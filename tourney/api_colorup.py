@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from ninja import Field, Router, Schema, Status
 
+from tourney import api_auth
+
 # The router exists before tourney.api is imported, so importing this module first works too.
 router = Router(tags=["colorup"])
 
@@ -33,13 +35,17 @@ class ColorUpFinishIn(Schema):
     force: bool = False
 
 
-@router.get("/tournaments/{tid}/color-up", summary="The color-up under way (RULES 5)")
+@router.get(
+    "/tournaments/{tid}/color-up", auth=api_auth.DESK, summary="The color-up under way (RULES 5)"
+)
 def colorup_get(request, tid: int):
     _need_desk(request)
     return colorup.colorup_pending(_tournament(tid))
 
 
-@router.get("/tournaments/{tid}/color-up/rack-plan", summary="Chips each table needs")
+@router.get(
+    "/tournaments/{tid}/color-up/rack-plan", auth=api_auth.DESK, summary="Chips each table needs"
+)
 def colorup_rack_plan_get(request, tid: int):
     _need_desk(request)
     return colorup.colorup_rack_plan(_tournament(tid))
@@ -47,6 +53,7 @@ def colorup_rack_plan_get(request, tid: int):
 
 @router.post(
     "/tournaments/{tid}/tables/{number}/chip-race",
+    auth=api_auth.DIRECTOR,
     response={201: dict},
     summary="Race one table's odd chips (RULES 5.2-5.8)",
 )
@@ -69,7 +76,11 @@ def chip_race_table(request, tid: int, number: int, payload: ChipRaceTableIn):
     return Status(201, result)
 
 
-@router.post("/tournaments/{tid}/tables/{number}/chip-race/undo", summary="Undo a table's race")
+@router.post(
+    "/tournaments/{tid}/tables/{number}/chip-race/undo",
+    auth=api_auth.DIRECTOR,
+    summary="Undo a table's race",
+)
 def chip_race_undo(request, tid: int, number: int, payload: ChipRaceUndoIn):
     _need_director(request)
     return colorup.colorup_race_undo(
@@ -77,7 +88,11 @@ def chip_race_undo(request, tid: int, number: int, payload: ChipRaceUndoIn):
     )
 
 
-@router.post("/tournaments/{tid}/color-up/finish", summary="Take the raced chips out of play")
+@router.post(
+    "/tournaments/{tid}/color-up/finish",
+    auth=api_auth.DIRECTOR,
+    summary="Take the raced chips out of play",
+)
 def colorup_finish(request, tid: int, payload: ColorUpFinishIn):
     _need_director(request)
     result = colorup.colorup_finish(

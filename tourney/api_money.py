@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema, Status
 
 from tables import services as table_services
-from tourney import money
+from tourney import api_auth, money
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Tournament
 
@@ -60,14 +60,18 @@ def entry_money(e: Entry) -> dict[str, Any]:
 # ---------------------------------------------------------------- rebuy, add-on, re-entry
 
 
-@router.post("/tournaments/{tid}/entries/{eid}/rebuy", summary="Rebuy (RULES 4.4, 8.1)")
+@router.post(
+    "/tournaments/{tid}/entries/{eid}/rebuy", auth=api_auth.DESK, summary="Rebuy (RULES 4.4, 8.1)"
+)
 def rebuy_create(request, tid: int, eid: int):
     _need_desk(request)
     e = money.entry_rebuy(tournament_id=tid, entry_id=eid, actor=request.user)
     return {**entry_money(e), "prize_pool": money.pool_of(_tournament(tid))}
 
 
-@router.post("/tournaments/{tid}/entries/{eid}/addon", summary="Add-on (RULES 4.4, 8.1)")
+@router.post(
+    "/tournaments/{tid}/entries/{eid}/addon", auth=api_auth.DESK, summary="Add-on (RULES 4.4, 8.1)"
+)
 def addon_create(request, tid: int, eid: int):
     _need_desk(request)
     e = money.entry_addon(tournament_id=tid, entry_id=eid, actor=request.user)
@@ -76,6 +80,7 @@ def addon_create(request, tid: int, eid: int):
 
 @router.post(
     "/tournaments/{tid}/entries/{eid}/reenter",
+    auth=api_auth.DESK,
     response={201: dict},
     summary="Re-entry of a busted entry: a new entry of the same player",
 )
@@ -84,20 +89,25 @@ def reentry_create(request, tid: int, eid: int):
     e = money.entry_reenter(tournament_id=tid, entry_id=eid, actor=request.user)
     e = Entry.objects.select_related("player").get(pk=e.pk)
     seat = table_services.seats_of(e.tournament, [e.pk]).get(e.pk)
-    return Status(201, {
-        **entry_money(e),
-        "reentry_of": eid,
-        "table": seat[0] if seat else None,
-        "seat": seat[1] if seat else None,
-        "waits_for_button": e.seat.waits_for_button if seat else False,
-        "prize_pool": money.pool_of(e.tournament),
-    })
+    return Status(
+        201,
+        {
+            **entry_money(e),
+            "reentry_of": eid,
+            "table": seat[0] if seat else None,
+            "seat": seat[1] if seat else None,
+            "waits_for_button": e.seat.waits_for_button if seat else False,
+            "prize_pool": money.pool_of(e.tournament),
+        },
+    )
 
 
 # ---------------------------------------------------------------- summary and payout tables
 
 
-@router.get("/tournaments/{tid}/money", summary="Prize pool, prizes and the bubble")
+@router.get(
+    "/tournaments/{tid}/money", auth=api_auth.DESK, summary="Prize pool, prizes and the bubble"
+)
 def money_get(request, tid: int):
     _need_desk(request)
     return money.money_summary(_tournament(tid))
@@ -108,7 +118,9 @@ class PayoutsIn(Schema):
     rounding_unit: int | None = Field(default=None, ge=1, le=10**9)
 
 
-@router.put("/tournaments/{tid}/payouts", summary="Set the payout table (RULES 8.2)")
+@router.put(
+    "/tournaments/{tid}/payouts", auth=api_auth.DIRECTOR, summary="Set the payout table (RULES 8.2)"
+)
 def payouts_put(request, tid: int, payload: PayoutsIn):
     _need_director(request)
     money.payouts_set(
@@ -120,7 +132,11 @@ def payouts_put(request, tid: int, payload: PayoutsIn):
     return money.money_summary(_tournament(tid))
 
 
-@router.post("/tournaments/{tid}/payouts/freeze", summary="Freeze the prizes (RULES 8.2)")
+@router.post(
+    "/tournaments/{tid}/payouts/freeze",
+    auth=api_auth.DIRECTOR,
+    summary="Freeze the prizes (RULES 8.2)",
+)
 def payouts_freeze(request, tid: int):
     _need_director(request)
     money.payouts_freeze(tournament_id=tid, actor=request.user)
@@ -145,7 +161,11 @@ def _parse_stacks(text: str) -> dict[int, int]:
     return stacks
 
 
-@router.get("/tournaments/{tid}/deal", summary="Deal quote: ICM and chip chop (RULES 8.3)")
+@router.get(
+    "/tournaments/{tid}/deal",
+    auth=api_auth.DESK,
+    summary="Deal quote: ICM and chip chop (RULES 8.3)",
+)
 def deal_get(request, tid: int, stacks: str | None = None):
     """Without ``stacks``: the players still in and the unpaid prizes. With
     ``stacks=81:50000,90:30000`` (one per player still in): ICM and chip-chop amounts."""
@@ -160,7 +180,7 @@ class DealIn(Schema):
     stacks: dict[str, int] | None = Field(default=None, max_length=MAX_DEAL_PLAYERS)
 
 
-@router.post("/tournaments/{tid}/deal", summary="Record a deal (RULES 8.3)")
+@router.post("/tournaments/{tid}/deal", auth=api_auth.DIRECTOR, summary="Record a deal (RULES 8.3)")
 def deal_post(request, tid: int, payload: DealIn):
     _need_director(request)
     if not all(0 <= v <= MAX_MONEY for v in payload.amounts.values()):

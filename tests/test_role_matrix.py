@@ -1,0 +1,138 @@
+"""Issue 10: every URL of the project against every role. A new URL without a rule here
+makes the test fail, so no screen or endpoint ships without a decision on who may use it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tests.conftest import ApiClient
+from tourney.tokens import token_create
+
+# What each role gets: "in" (served: any status but 401/403/login redirect), "login" (sent to
+# the login page), 401, 403.
+PUBLIC = {"anon": "in", "stranger": "in", "desk": "in", "director": "in"}
+LOGIN = {"anon": "login", "stranger": "in", "desk": "in", "director": "in"}
+DESK_PAGE = {"anon": "login", "stranger": 403, "desk": "in", "director": "in"}
+DIRECTOR_PAGE = {"anon": "login", "stranger": 403, "desk": 403, "director": "in"}
+API_ANY = {"anon": 401, "stranger": "in", "desk": "in", "director": "in"}
+API_DESK = {"anon": 401, "stranger": 403, "desk": "in", "director": "in"}
+API_DIRECTOR = {"anon": 401, "stranger": 403, "desk": 403, "director": "in"}
+
+RULES = {
+    "home": LOGIN, "login": PUBLIC, "logout": PUBLIC,
+    "openapi-json": PUBLIC, "api-root": PUBLIC,
+    "tourney-display": PUBLIC, "tourney-display-state": PUBLIC,
+    "tourney-player": PUBLIC, "tourney-player-find": PUBLIC,
+    "floor_settle": API_DESK, "floor_chip_race": API_DESK, "floor_icm": API_DESK,
+    "tournament_create": API_DIRECTOR, "tournament_get": API_DESK,
+    "entry_create": API_DESK, "seating_get": API_DESK, "button_set": API_DIRECTOR,
+    "elimination_create": API_DIRECTOR, "clock_get": API_DESK, "clock_post": API_DIRECTOR,
+    "results_get": API_DESK, "levels_get": API_DESK, "levels_put": API_DIRECTOR,
+    "structure_generate": API_DIRECTOR, "undo_post": API_DIRECTOR, "redo_post": API_DIRECTOR,
+    "events_get": API_DIRECTOR, "user_create": API_DIRECTOR, "user_role": API_DIRECTOR,
+    "token_new": API_ANY, "token_revoke": API_ANY, "display_rotate": API_DIRECTOR,
+    "colorup_get": API_DESK, "colorup_rack_plan_get": API_DESK,
+    "chip_race_table": API_DIRECTOR, "chip_race_undo": API_DIRECTOR,
+    "colorup_finish": API_DIRECTOR, "rebuy_create": API_DESK, "addon_create": API_DESK,
+    "reentry_create": API_DESK, "money_get": API_DESK, "payouts_put": API_DIRECTOR,
+    "payouts_freeze": API_DIRECTOR, "deal_get": API_DESK, "deal_post": API_DIRECTOR,
+}
+PREFIX_RULES = [("tourney-dashboard", DIRECTOR_PAGE), ("tourney-results-", DESK_PAGE),
+                ("tourney-desk", DESK_PAGE)]
+
+
+def rule_for(name: str):
+    if name in RULES:
+        return RULES[name]
+    for prefix, rule in PREFIX_RULES:
+        if name.startswith(prefix):
+            return rule
+    return None
+
+
+def all_patterns():
+    """(route, name, methods) for every URL but the admin's (Django's own)."""
+    from tourney.api import api
+
+    methods = {}
+    for _prefix, router in api._routers:
+        for path, view in router.path_operations.items():
+            for op in view.operations:
+                name = op.view_func.__name__
+                methods[name] = op.methods
+
+    def walk(patterns, prefix=""):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                if str(p.pattern).startswith("admin/"):
+                    continue
+                yield from walk(p.url_patterns, prefix + str(p.pattern))
+            elif isinstance(p, URLPattern):
+                yield prefix + str(p.pattern), p.name, methods.get(p.name, ["GET"])
+
+    return list(walk(get_resolver().url_patterns))
+
+
+def test_every_url_has_a_rule():
+    missing = [(route, name) for route, name, _ in all_patterns() if rule_for(name) is None]
+    assert missing == []
+
+
+def concrete(route: str, ids: dict) -> str:
+    route = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(ids[m.group(1)]), route)
+    return "/" + route
+
+
+@pytest.mark.django_db
+def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
+    from django.test import Client
+
+    t = seated_tournament
+    entry = t.entries.first()
+    ids = {"tournament_id": t.pk, "tid": t.pk, "number": 1, "entry_id": entry.pk,
+           "eid": entry.pk, "token": t.display_token, "tool": "settle", "username": "td",
+           "prefix": "tny_nothing"}
+    sessions = {"anon": Client()}
+    apis = {"anon": ApiClient(None)}
+    for role, user in (("stranger", stranger), ("desk", desk_clerk), ("director", director)):
+        c = Client()
+        c.force_login(user)
+        sessions[role] = c
+        apis[role] = ApiClient(token_create(user=user))
+    failures = []
+    seen_names = set()
+    for route, name, methods in all_patterns():
+        if (name, route) in seen_names:
+            continue
+        seen_names.add((name, route))
+        rule = rule_for(name)
+        url = concrete(route, ids)
+        is_api = route.startswith("api/v1/")
+        for role, expected in rule.items():
+            for method in methods:
+                m = method.lower()
+                if is_api:
+                    api = apis[role]
+                    body = {} if m == "get" else {"data": "{}",
+                                                  "content_type": "application/json"}
+                    r = getattr(api.client, m)(url, **body, **api.headers)
+                else:
+                    r = getattr(sessions[role], m)(url)
+                    if r.status_code == 405 and name != "logout":
+                        # a POST-only action: ask the way it is used (not logout: it would
+                        # end the session the rest of the walk uses)
+                        r = sessions[role].post(url)
+                got = r.status_code
+                to_login = got == 302 and r["Location"].startswith("/login/")
+                if expected == "login":
+                    ok = to_login
+                elif expected == "in":
+                    ok = got not in (401, 403) and not to_login and got < 500
+                else:
+                    ok = got == expected
+                if not ok:
+                    failures.append(f"{method} {url} as {role}: {got}, expected {expected}")
+    assert failures == [], "\n".join(failures)
