@@ -12,7 +12,7 @@ from django.utils import timezone
 from tables.models import Seat, Table
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Tournament
-from tourney.money import pool_of, prizes_of
+from tourney.money import pool_of
 from tourney.services import anchor_of, structure_items
 
 
@@ -51,25 +51,6 @@ def total_chips(t: Tournament) -> int:
 
 def players_left(t: Tournament) -> int:
     return Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
-
-
-def overview(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
-    left = players_left(t)
-    entries = Entry.objects.filter(tournament=t).count()
-    chips = total_chips(t)
-    pool = pool_of(t)
-    clock = clock_engine.state(structure_items(t), anchor_of(t), now or timezone.now())
-    return {
-        "tournament": t,
-        "clock": clock,
-        "players_left": left,
-        "entries": entries,
-        "total_chips": chips,
-        "average_stack": chips // left if left else 0,
-        "prize_pool": pool,
-        "prize_pool_display": f"{pool / 100:,.2f}",
-        "prizes": prizes_of(t),
-    }
 
 
 def seating(t: Tournament) -> dict[str, Any]:
