@@ -136,6 +136,7 @@ def main() -> int:
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS=HOST,
         DJANGO_SECURE_COOKIES="0",
+        DJANGO_SSL_REDIRECT="0",  # plain HTTP on loopback
         LOG_LEVEL="WARNING",
     )
     env.setdefault("DATABASE_URL", f"sqlite:///{scratch / 'bench.sqlite3'}")
