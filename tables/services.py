@@ -80,6 +80,7 @@ def _counts(t: Tournament, rows: Sequence[TableRow]) -> dict[int, int]:
     """Players per open table (seats only exist at open tables): one grouped query."""
     by_id = dict(
         Seat.objects.filter(tournament=t)
+        .order_by()  # no default ordering: it would join every seat to its table
         .values("table_id")
         .annotate(n=Count("id"))
         .values_list("table_id", "n")

@@ -607,7 +607,9 @@ def elimination_record(
         result = rebalance(t, event=event)
         result["moves"] = alternates + result["moves"]
         winner = None
-        remaining = list(Entry.objects.filter(tournament=t, status=Entry.Status.SEATED)[:2])
+        remaining = list(
+            Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).order_by()[:2]
+        )
         if len(remaining) == 1:
             winner = remaining[0]
             if j := journal_current():

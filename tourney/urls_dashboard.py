@@ -23,6 +23,7 @@ urlpatterns = [
     path(P + "moves/", panels.moves, name="tourney-dashboard-moves"),
     path(P + "log/", panels.log_panel, name="tourney-dashboard-log"),
     path(P + "log/undo/", panels.undo, name="tourney-dashboard-undo"),
+    path(P + "log.csv", panels.log_csv, name="tourney-dashboard-log-csv"),
     path(P + "money/", money.money_panel, name="tourney-dashboard-money"),
     path(P + "money/deal/", money.deal, name="tourney-dashboard-deal"),
     path(P + "colorup/", money.colorup_page, name="tourney-dashboard-colorup"),

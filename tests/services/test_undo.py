@@ -170,3 +170,27 @@ def test_dashboard_undo_and_redo_buttons(client, director):
 def test_undo_is_for_directors_only(client, desk_clerk, tournament):
     client.force_login(desk_clerk)
     assert client.post(f"/td/{tournament.pk}/log/undo/").status_code == 403
+
+
+def test_event_log_filters_and_exports_csv(client, director):
+    t = services.tournament_create(actor=director, name="Log", tables=1, seed=1)
+    services.entry_register(tournament_id=t.pk, name="Ann, \"the Rock\"", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    client.force_login(director)
+    r = client.get(f"/td/{t.pk}/log/?kind=clock_start", HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    body = r.content.decode()
+    assert "Clock start" in body and "Entry #1" not in body
+    r = client.get(f"/td/{t.pk}/log.csv")
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(r.content.decode())))
+    assert rows[0] == ["id", "time", "actor", "kind", "undone", "details"]
+    kinds = [row[3] for row in rows[1:]]
+    assert kinds == ["clock_start", "entry_registered", "tournament_created"]
+    assert all(row[2] in ("td", "system") for row in rows[1:])
+    assert "undo" not in rows[1][5]
+    r = client.get(f"/td/{t.pk}/log.csv?kind=entry_registered")
+    assert [row[3] for row in csv.reader(io.StringIO(r.content.decode()))][1:] == \
+        ["entry_registered"]

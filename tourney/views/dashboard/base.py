@@ -89,7 +89,7 @@ def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, 
     if panel == "moves":
         return reads.moves_panel(t)
     if panel == "log":
-        return reads.log_panel(t)
+        return reads.log_panel(t, kind=request.GET.get("kind", "")[:40])
     if panel == "money":
         from tourney.views.dashboard.money import money_context
 

@@ -310,9 +310,20 @@ def _event_words(kind: str, p: dict[str, Any]) -> str:
     return kind.replace("_", " ").capitalize()
 
 
-def log_panel(t: Tournament) -> dict[str, Any]:
-    events = Event.objects.filter(tournament=t).select_related("actor").order_by("-id")[:LOG_SHOWN]
+def log_kinds(t: Tournament) -> list[str]:
+    return sorted(set(Event.objects.filter(tournament=t).order_by().values_list("kind", flat=True)))
+
+
+def log_events(t: Tournament, kind: str = ""):
+    qs = Event.objects.filter(tournament=t).select_related("actor").order_by("-id")
+    return qs.filter(kind=kind) if kind else qs
+
+
+def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
+    events = log_events(t, kind)[:LOG_SHOWN]
     return {
+        "log_kind": kind,
+        "log_kinds": log_kinds(t),
         "events": [
             {
                 "id": ev.pk,
