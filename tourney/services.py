@@ -618,9 +618,14 @@ def elimination_record(
             winner.save(update_fields=["place", "place_to"])
             t.status = Tournament.Status.FINISHED
             Tournament.objects.filter(pk=t.pk).update(status=t.status)
-        from tourney.money import prizes_assign
+        from tourney.money import prizes_assign, prizes_of
 
-        prizes_assign(t)
+        # An elimination changes no money: only the places it gave can change prizes. Far
+        # from the money (every new place below the paid ones) there is nothing to assign.
+        paid = len(t.frozen_prizes) if t.frozen_prizes is not None else len(prizes_of(t))
+        dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
+        if winner is not None or dealt or min(p.place for p in placed) <= paid:
+            prizes_assign(t)
         event.payload = {
             "busts": [list(b) for b in busts],
             "places": [
