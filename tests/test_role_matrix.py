@@ -136,3 +136,19 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
                 if not ok:
                     failures.append(f"{method} {url} as {role}: {got}, expected {expected}")
     assert failures == [], "\n".join(failures)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/desk/{t}/register/", "/td/{t}/clock/", "/td/{t}/log/undo/",
+                                  "/td/{t}/eliminations/", "/api/v1/tournaments/{t}/clock"])
+def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(path, director, tournament):
+    from django.test import Client
+
+    from tourney.models import Event
+
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(director)
+    before = Event.objects.count()
+    r = c.post(path.format(t=tournament.pk), {"action": "start", "name": "X"})
+    assert r.status_code == 403
+    assert Event.objects.count() == before
