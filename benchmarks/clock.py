@@ -48,15 +48,37 @@ def main() -> None:
     user, _ = get_user_model().objects.get_or_create(username="bench")
     n = args.boundaries
     levels = [{"kind": "level", "small_blind": 100, "big_blind": 200, "seconds": args.seconds}]
-    t = services.tournament_create(actor=user, name="Clock bench", tables=0,
-                                   levels=[{**levels[0], "seconds": 5}] + levels * (n + 2))
+    t = services.tournament_create(
+        actor=user,
+        name="Clock bench",
+        tables=0,
+        levels=[{**levels[0], "seconds": 5}] + levels * (n + 2),
+    )
     env = dict(os.environ, CLOCK_SWEEP_SECONDS="0.5", PYTHONUNBUFFERED="1")
     log = (tmp / "worker.log").open("w")
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "tourney", "worker", "-B", "-s",
-         str(tmp / "beat"), "--pool=threads", "--concurrency=2", "--loglevel=WARNING",
-         "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "tourney",
+            "worker",
+            "-B",
+            "-s",
+            str(tmp / "beat"),
+            "--pool=threads",
+            "--concurrency=2",
+            "--loglevel=WARNING",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         time.sleep(4)
         services.clock_action(tournament_id=t.pk, action="start", actor=user)
@@ -98,8 +120,10 @@ def main() -> None:
     else:
         print("no level event recorded: see", tmp / "worker.log")
     print(f"{'clock read, engine (us)':<44}{engine_us:>12.1f}{'<= 1000':>12}")
-    print(f"{'clock read, row + levels + engine (ms, median)':<44}"
-          f"{statistics.median(samples):>12.2f}{'<= 1':>12}")
+    print(
+        f"{'clock read, row + levels + engine (ms, median)':<44}"
+        f"{statistics.median(samples):>12.2f}{'<= 1':>12}"
+    )
 
 
 if __name__ == "__main__":

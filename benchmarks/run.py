@@ -24,18 +24,24 @@ def main() -> int:
     runs = [
         ("floor engines (issue 5)", ["floor.py"]),
         ("seating engine (issue 3)", ["seating.py"]),
-        ("seating services (issue 3)",
-         ["seating_services.py"] + (["--entries", "3000", "--eliminations", "50"] if quick
-                                    else [])),
+        (
+            "seating services (issue 3)",
+            ["seating_services.py"]
+            + (["--entries", "3000", "--eliminations", "50"] if quick else []),
+        ),
         ("clock and structure engines (issue 4)", ["clock_structure.py"]),
-        ("clock with a real worker (issue 4)",
-         ["clock.py"] + (["--boundaries", "10"] if quick else [])),
+        (
+            "clock with a real worker (issue 4)",
+            ["clock.py"] + (["--boundaries", "10"] if quick else []),
+        ),
         ("public display (issue 9)", ["display.py"] + (["--seconds", "3"] if quick else [])),
         ("simulation (issue 11)", ["simulation.py"] + (["--entries", "1000"] if quick else [])),
     ]
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}, database "
-          f"{os.environ.get('DATABASE_URL', 'sqlite (scratch)').split(':')[0]}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}, database "
+        f"{os.environ.get('DATABASE_URL', 'sqlite (scratch)').split(':')[0]}"
+    )
     failed = 0
     for title, cmd in runs:
         script = HERE / cmd[0]

@@ -40,13 +40,24 @@ def field(entries: int, tables: int, user):
     from tourney import services
     from tourney.models import Entry, Player
 
-    t = services.tournament_create(actor=user, name=f"Bench {entries}", tables=tables,
-                                   seats_per_table=9, seed=42,
-                                   options={"draw_at_registration": False})
+    t = services.tournament_create(
+        actor=user,
+        name=f"Bench {entries}",
+        tables=tables,
+        seats_per_table=9,
+        seed=42,
+        options={"draw_at_registration": False},
+    )
     players = Player.objects.bulk_create(Player(name=f"Player {i:05d}") for i in range(entries))
     Entry.objects.bulk_create(
-        Entry(tournament=t, player=p, number=i + 1, status=Entry.Status.REGISTERED,
-              chips_bought=t.starting_stack, paid=t.buy_in)
+        Entry(
+            tournament=t,
+            player=p,
+            number=i + 1,
+            status=Entry.Status.REGISTERED,
+            chips_bought=t.starting_stack,
+            paid=t.buy_in,
+        )
         for i, p in enumerate(players)
     )
     return t
@@ -99,17 +110,32 @@ def main() -> None:
     services.clock_action(tournament_id=t.pk, action="start", actor=user)
     times, queries = eliminations(t, args.eliminations, rng)
     tables = t.tables.filter(status="open").count()
-    rows.append((f"elimination_record at {tables} tables: median (ms)",
-                 f"{statistics.median(times):.2f}", "<= 10"))
+    rows.append(
+        (
+            f"elimination_record at {tables} tables: median (ms)",
+            f"{statistics.median(times):.2f}",
+            "<= 10",
+        )
+    )
     rows.append(("  p99 (ms)", f"{p99(times):.2f}", "<= 30"))
-    rows.append(("  queries per elimination: median / max",
-                 f"{statistics.median(queries):.0f} / {max(queries)}", "flat"))
+    rows.append(
+        (
+            "  queries per elimination: median / max",
+            f"{statistics.median(queries):.0f} / {max(queries)}",
+            "flat",
+        )
+    )
     small = field(900, 0, user)
     ts.seating_draw_all(tournament_id=small.pk, actor=user)
     services.clock_action(tournament_id=small.pk, action="start", actor=user)
     _, q_small = eliminations(small, 50, rng)
-    rows.append(("  same at 100 tables: queries median / max",
-                 f"{statistics.median(q_small):.0f} / {max(q_small)}", "flat"))
+    rows.append(
+        (
+            "  same at 100 tables: queries median / max",
+            f"{statistics.median(q_small):.0f} / {max(q_small)}",
+            "flat",
+        )
+    )
     db = os.environ["DATABASE_URL"].split(":", 1)[0]
     print(f"seating through the services — database {db}")
     print(f"{'figure':<52}{'value':>14}{'target':>10}")

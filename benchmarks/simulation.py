@@ -25,21 +25,43 @@ def main() -> None:
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="sim-bench-"))
     # Production settings: no per-query debug bookkeeping.
-    env = dict(os.environ, TOURNEY_VAR_DIR=str(tmp), DJANGO_DEBUG="0",
-               DJANGO_SECRET_KEY="benchmark-" + "x" * 40)
+    env = dict(
+        os.environ,
+        TOURNEY_VAR_DIR=str(tmp),
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="benchmark-" + "x" * 40,
+    )
     env.setdefault("DATABASE_URL", f"sqlite:///{tmp}/sim.sqlite3")
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    r = subprocess.run([py, "manage.py", "simulate", "--entries", str(args.entries), "--seats",
-                        str(args.seats), "--seed", "1", "--json", "--quiet"], cwd=ROOT, env=env,
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            py,
+            "manage.py",
+            "simulate",
+            "--entries",
+            str(args.entries),
+            "--seats",
+            str(args.seats),
+            "--seed",
+            "1",
+            "--json",
+            "--quiet",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if r.returncode != 0:
         print(r.stdout[-2000:], r.stderr[-2000:])
         sys.exit(1)
     s = json.loads(r.stdout)
     db = env["DATABASE_URL"].split(":", 1)[0]
-    print(f"simulation of {s['entries']} entries on {db}: invariants "
-          f"{'kept' if s['invariants_ok'] else 'BROKEN'}")
+    print(
+        f"simulation of {s['entries']} entries on {db}: invariants "
+        f"{'kept' if s['invariants_ok'] else 'BROKEN'}"
+    )
     print(f"{'phase':<20}{'seconds':>10}")
     for k, v in s["seconds"].items():
         print(f"{k:<20}{v:>10.2f}")

@@ -152,8 +152,10 @@ def apply_moves(
     _insert(
         Seat,
         ("tournament", "table", "number", "entry", "waits_for_button"),
-        [(t.pk, table_ids[m.to_table], m.to_seat, m.entry, m.waits_for_button)
-         for m in final.values()],
+        [
+            (t.pk, table_ids[m.to_table], m.to_seat, m.entry, m.waits_for_button)
+            for m in final.values()
+        ],
     )
     recorded = [m for m in moves if m.reason != "seat"]
     rows = Move.objects.bulk_create(
@@ -171,7 +173,7 @@ def apply_moves(
         for m in recorded
     )
     if any(r.pk is None for r in rows):  # backends without RETURNING ids on bulk insert
-        rows = list(Move.objects.filter(event=event).order_by("id"))[-len(recorded):]
+        rows = list(Move.objects.filter(event=event).order_by("id"))[-len(recorded) :]
     newly = [m.entry for m in moves if m.from_table is None]
     if newly:
         Entry.objects.filter(pk__in=newly).exclude(status=Entry.Status.SEATED).update(
@@ -182,8 +184,7 @@ def apply_moves(
         {
             "id": next(ids) if m.reason != "seat" else None,
             "entry": m.entry,
-            "from": None if m.from_table is None else {"table": m.from_table,
-                                                       "seat": m.from_seat},
+            "from": None if m.from_table is None else {"table": m.from_table, "seat": m.from_seat},
             "to": {"table": m.to_table, "seat": m.to_seat},
             "reason": m.reason,
             "waits_for_button": m.waits_for_button,
@@ -317,8 +318,11 @@ def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
     written = apply_moves(t, result.moves, event=event)
     if result.redraw:
         # RULES 3.7: after a redraw everyone is dealt in, also those who drew their own seat.
-        still = list(Seat.objects.filter(tournament=t, waits_for_button=True)
-                     .values_list("entry_id", flat=True))
+        still = list(
+            Seat.objects.filter(tournament=t, waits_for_button=True).values_list(
+                "entry_id", flat=True
+            )
+        )
         if still:
             if j := journal_current():
                 j.note_seats(still)
@@ -363,8 +367,7 @@ def _table(t: Tournament, number: int) -> Table:
 def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=None) -> Table:
     """RULES 2.1: the button is at ``seat`` for the table's next hand; players whose wait
     the button passed are dealt in (RULES 1.3)."""
-    call = {"service": "table_set_button", "kwargs": {"table_number": table_number,
-                                                      "seat": seat}}
+    call = {"service": "table_set_button", "kwargs": {"table_number": table_number, "seat": seat}}
     with tournament_action(tournament_id, call=call) as t:
         row = _table(t, table_number)
         if row.status != Table.Status.OPEN:
@@ -447,8 +450,9 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
             raise DomainError("last_table", MSG_LAST_TABLE, status=409)
         leaving = _load([row])[table_number]
         counts = _counts(t, others)
-        room = sum(r.seats - len(r.unavailable_seats or ()) - counts.get(r.number, 0)
-                   for r in others)
+        room = sum(
+            r.seats - len(r.unavailable_seats or ()) - counts.get(r.number, 0) for r in others
+        )
         if leaving.players > room:
             raise DomainError("no_room", MSG_NO_ROOM, status=409)
         event = record_event(t, "table_closed", {"table": table_number}, actor)
@@ -459,8 +463,11 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
         moves = []
         for seat, entry in players:
             m = seat_draw.late_seat(entry, list(tables.values()), rng)
-            moves.append(em.Move(entry, table_number, seat, m.to_table, m.to_seat, "break",
-                                 m.waits_for_button))
+            moves.append(
+                em.Move(
+                    entry, table_number, seat, m.to_table, m.to_seat, "break", m.waits_for_button
+                )
+            )
             tables[m.to_table] = tables[m.to_table].with_player(
                 m.to_seat, entry, waits=m.waits_for_button
             )
@@ -506,8 +513,12 @@ def seat_set_available(
         blocked.discard(seat) if available else blocked.add(seat)
         row.unavailable_seats = sorted(blocked)
         row.save(update_fields=["unavailable_seats"])
-        record_event(t, "seat_availability", {"table": table_number, "seat": seat,
-                                               "available": available}, actor)
+        record_event(
+            t,
+            "seat_availability",
+            {"table": table_number, "seat": seat, "available": available},
+            actor,
+        )
     return row
 
 
@@ -516,8 +527,10 @@ def move_manual(
 ) -> dict[str, Any]:
     """The director moves a player to an open seat; the player waits for the button if the
     seat lies between the small blind and the button (RULES 1.3)."""
-    call = {"service": "move_manual", "kwargs": {"entry_id": entry_id,
-                                                 "table_number": table_number, "seat": seat}}
+    call = {
+        "service": "move_manual",
+        "kwargs": {"entry_id": entry_id, "table_number": table_number, "seat": seat},
+    }
     with tournament_action(tournament_id, call=call) as t:
         current = Seat.objects.filter(tournament=t, entry_id=entry_id).select_related("table")
         current = current.first()
@@ -533,7 +546,14 @@ def move_manual(
             raise DomainError("seat_not_free", MSG_SEAT_NOT_FREE, status=409)
         from tables.engine.blinds import waits_for_button
 
-        move = em.Move(entry_id, current.table.number, current.number, table_number, seat,
-                       "manual", waits_for_button(table, seat))
+        move = em.Move(
+            entry_id,
+            current.table.number,
+            current.number,
+            table_number,
+            seat,
+            "manual",
+            waits_for_button(table, seat),
+        )
         event = record_event(t, "move_manual", {"entry": entry_id}, actor)
         return apply_moves(t, [move], event=event)[0]

@@ -216,10 +216,17 @@ def test_login_page_and_screens_need_login(client, director, tournament):
 def test_production_settings_pass_check_deploy(tmp_path):
     r = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-        env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-             "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-             "DJANGO_ALLOWED_HOSTS": "tourney.example.org", "TOURNEY_VAR_DIR": str(tmp_path)},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": "tourney.example.org",
+            "TOURNEY_VAR_DIR": str(tmp_path),
+        },
     )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "no issues" in r.stdout

@@ -22,26 +22,57 @@ API_DESK = {"anon": 401, "stranger": 403, "desk": "in", "director": "in"}
 API_DIRECTOR = {"anon": 401, "stranger": 403, "desk": 403, "director": "in"}
 
 RULES = {
-    "home": LOGIN, "login": PUBLIC, "logout": PUBLIC,
-    "openapi-json": PUBLIC, "api-root": PUBLIC,
-    "tourney-display": PUBLIC, "tourney-display-state": PUBLIC,
-    "tourney-player": PUBLIC, "tourney-player-find": PUBLIC,
-    "floor_settle": API_DESK, "floor_chip_race": API_DESK, "floor_icm": API_DESK,
-    "tournament_create": API_DIRECTOR, "tournament_get": API_DESK,
-    "entry_create": API_DESK, "seating_get": API_DESK, "button_set": API_DIRECTOR,
-    "elimination_create": API_DIRECTOR, "clock_get": API_DESK, "clock_post": API_DIRECTOR,
-    "results_get": API_DESK, "levels_get": API_DESK, "levels_put": API_DIRECTOR,
-    "structure_generate": API_DIRECTOR, "undo_post": API_DIRECTOR, "redo_post": API_DIRECTOR,
-    "events_get": API_DIRECTOR, "user_create": API_DIRECTOR, "user_role": API_DIRECTOR,
-    "token_new": API_ANY, "token_revoke": API_ANY, "display_rotate": API_DIRECTOR,
-    "colorup_get": API_DESK, "colorup_rack_plan_get": API_DESK,
-    "chip_race_table": API_DIRECTOR, "chip_race_undo": API_DIRECTOR,
-    "colorup_finish": API_DIRECTOR, "rebuy_create": API_DESK, "addon_create": API_DESK,
-    "reentry_create": API_DESK, "money_get": API_DESK, "payouts_put": API_DIRECTOR,
-    "payouts_freeze": API_DIRECTOR, "deal_get": API_DESK, "deal_post": API_DIRECTOR,
+    "home": LOGIN,
+    "login": PUBLIC,
+    "logout": PUBLIC,
+    "openapi-json": PUBLIC,
+    "api-root": PUBLIC,
+    "tourney-display": PUBLIC,
+    "tourney-display-state": PUBLIC,
+    "tourney-player": PUBLIC,
+    "tourney-player-find": PUBLIC,
+    "floor_settle": API_DESK,
+    "floor_chip_race": API_DESK,
+    "floor_icm": API_DESK,
+    "tournament_create": API_DIRECTOR,
+    "tournament_get": API_DESK,
+    "entry_create": API_DESK,
+    "seating_get": API_DESK,
+    "button_set": API_DIRECTOR,
+    "elimination_create": API_DIRECTOR,
+    "clock_get": API_DESK,
+    "clock_post": API_DIRECTOR,
+    "results_get": API_DESK,
+    "levels_get": API_DESK,
+    "levels_put": API_DIRECTOR,
+    "structure_generate": API_DIRECTOR,
+    "undo_post": API_DIRECTOR,
+    "redo_post": API_DIRECTOR,
+    "events_get": API_DIRECTOR,
+    "user_create": API_DIRECTOR,
+    "user_role": API_DIRECTOR,
+    "token_new": API_ANY,
+    "token_revoke": API_ANY,
+    "display_rotate": API_DIRECTOR,
+    "colorup_get": API_DESK,
+    "colorup_rack_plan_get": API_DESK,
+    "chip_race_table": API_DIRECTOR,
+    "chip_race_undo": API_DIRECTOR,
+    "colorup_finish": API_DIRECTOR,
+    "rebuy_create": API_DESK,
+    "addon_create": API_DESK,
+    "reentry_create": API_DESK,
+    "money_get": API_DESK,
+    "payouts_put": API_DIRECTOR,
+    "payouts_freeze": API_DIRECTOR,
+    "deal_get": API_DESK,
+    "deal_post": API_DIRECTOR,
 }
-PREFIX_RULES = [("tourney-dashboard", DIRECTOR_PAGE), ("tourney-results-", DESK_PAGE),
-                ("tourney-desk", DESK_PAGE)]
+PREFIX_RULES = [
+    ("tourney-dashboard", DIRECTOR_PAGE),
+    ("tourney-results-", DESK_PAGE),
+    ("tourney-desk", DESK_PAGE),
+]
 
 
 def rule_for(name: str):
@@ -59,7 +90,7 @@ def all_patterns():
 
     methods = {}
     for _prefix, router in api._routers:
-        for path, view in router.path_operations.items():
+        for _path, view in router.path_operations.items():
             for op in view.operations:
                 name = op.view_func.__name__
                 methods[name] = op.methods
@@ -92,9 +123,17 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
 
     t = seated_tournament
     entry = t.entries.first()
-    ids = {"tournament_id": t.pk, "tid": t.pk, "number": 1, "entry_id": entry.pk,
-           "eid": entry.pk, "token": t.display_token, "tool": "settle", "username": "td",
-           "prefix": "tny_nothing"}
+    ids = {
+        "tournament_id": t.pk,
+        "tid": t.pk,
+        "number": 1,
+        "entry_id": entry.pk,
+        "eid": entry.pk,
+        "token": t.display_token,
+        "tool": "settle",
+        "username": "td",
+        "prefix": "tny_nothing",
+    }
     sessions = {"anon": Client()}
     apis = {"anon": ApiClient(None)}
     for role, user in (("stranger", stranger), ("desk", desk_clerk), ("director", director)):
@@ -116,8 +155,7 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
                 m = method.lower()
                 if is_api:
                     api = apis[role]
-                    body = {} if m == "get" else {"data": "{}",
-                                                  "content_type": "application/json"}
+                    body = {} if m == "get" else {"data": "{}", "content_type": "application/json"}
                     r = getattr(api.client, m)(url, **body, **api.headers)
                 else:
                     r = getattr(sessions[role], m)(url)
@@ -139,8 +177,16 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path", ["/desk/{t}/register/", "/td/{t}/clock/", "/td/{t}/log/undo/",
-                                  "/td/{t}/eliminations/", "/api/v1/tournaments/{t}/clock"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/desk/{t}/register/",
+        "/td/{t}/clock/",
+        "/td/{t}/log/undo/",
+        "/td/{t}/eliminations/",
+        "/api/v1/tournaments/{t}/clock",
+    ],
+)
 def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(path, director, tournament):
     from django.test import Client
 

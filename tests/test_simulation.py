@@ -15,14 +15,19 @@ from tourney.models import Entry, Tournament
 @pytest.mark.django_db
 def test_a_300_entry_tournament_plays_down_to_a_winner_with_every_invariant_kept():
     out = StringIO()
-    call_command("simulate", entries=300, seats=10, seed=1, as_json=True, quiet=True,
-                 stdout=out)
+    call_command("simulate", entries=300, seats=10, seed=1, as_json=True, quiet=True, stdout=out)
     summary = json.loads(out.getvalue())
     assert summary["invariants_ok"] is True
     assert summary["entries"] == 300 and summary["reentries"] > 0
     checks = summary["checks"]
-    for name in ("seats unique", "tables within tolerance", "fewest tables", "chips conserved",
-                 "places 1..N", "prizes sum to the pool"):
+    for name in (
+        "seats unique",
+        "tables within tolerance",
+        "fewest tables",
+        "chips conserved",
+        "places 1..N",
+        "prizes sum to the pool",
+    ):
         assert checks[name] >= 1, name
     assert summary["moves"].get("balance", 0) > 0 and summary["moves"].get("break", 0) > 0
     assert summary["moves"].get("redraw", 0) > 0
@@ -32,5 +37,7 @@ def test_a_300_entry_tournament_plays_down_to_a_winner_with_every_invariant_kept
     assert t.status == "finished"
     places = sorted(Entry.objects.filter(tournament=t).values_list("place", flat=True))
     assert places[0] == 1 and places[-1] <= 300
-    assert sum(Entry.objects.filter(tournament=t).values_list("prize", flat=True)) == \
-        summary["prize_pool"]
+    assert (
+        sum(Entry.objects.filter(tournament=t).values_list("prize", flat=True))
+        == summary["prize_pool"]
+    )

@@ -28,13 +28,17 @@ def user_create(*, username: str, password: str, role: str, actor=None):
     User = get_user_model()
     username = (username or "").strip()
     if not username or len(username) > 150:
-        raise DomainError("bad_input", "A username of 1 to 150 characters is required.",
-                          fields={"username": "required"})
+        raise DomainError(
+            "bad_input",
+            "A username of 1 to 150 characters is required.",
+            fields={"username": "required"},
+        )
     try:
         validate_password(password)
     except ValidationError as exc:
-        raise DomainError("bad_password", " ".join(exc.messages),
-                          fields={"password": " ".join(exc.messages)}) from None
+        raise DomainError(
+            "bad_password", " ".join(exc.messages), fields={"password": " ".join(exc.messages)}
+        ) from None
     with transaction.atomic():
         if User.objects.filter(username=username).exists():
             raise DomainError("user_exists", MSG_USER_EXISTS, status=409)
@@ -62,8 +66,9 @@ def user_set_role(*, username: str, role: str | None, actor=None):
 def api_token_issue(*, user, actor=None) -> str:
     """A new bearer token for ``user``; the clear text is returned once, stored hashed."""
     key = token_create(user=user)
-    record_event(None, "api_token_created", {"user": user.get_username(), "prefix": key[:12]},
-                 actor)
+    record_event(
+        None, "api_token_created", {"user": user.get_username(), "prefix": key[:12]}, actor
+    )
     return key
 
 
@@ -72,8 +77,9 @@ def api_token_revoke(*, user, prefix: str, actor=None) -> None:
         n = ApiToken.objects.filter(user=user, prefix=prefix, revoked=False).update(revoked=True)
         if not n:
             raise DomainError("token_not_found", MSG_NO_TOKEN, status=404)
-        record_event(None, "api_token_revoked", {"user": user.get_username(), "prefix": prefix},
-                     actor)
+        record_event(
+            None, "api_token_revoked", {"user": user.get_username(), "prefix": prefix}, actor
+        )
 
 
 def display_token_rotate(*, tournament_id: int, actor=None) -> Tournament:

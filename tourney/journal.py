@@ -17,14 +17,39 @@ from contextlib import contextmanager
 from typing import Any
 
 TOURNAMENT_FIELDS = (
-    "status", "registration_open", "rebuys_open", "started_tables", "draw_counter",
-    "clock_index", "clock_left_ms", "clock_at", "clock_running", "clock_started",
-    "clock_announced", "hand_for_hand", "hand_for_hand_round", "chips_color_up_delta",
-    "frozen_prizes", "payout_percentages", "rounding_unit",
+    "status",
+    "registration_open",
+    "rebuys_open",
+    "started_tables",
+    "draw_counter",
+    "clock_index",
+    "clock_left_ms",
+    "clock_at",
+    "clock_running",
+    "clock_started",
+    "clock_announced",
+    "hand_for_hand",
+    "hand_for_hand_round",
+    "chips_color_up_delta",
+    "frozen_prizes",
+    "payout_percentages",
+    "rounding_unit",
 )
 ENTRY_FIELDS = (
-    "status", "chips_bought", "paid", "fee_paid", "rebuys", "addons", "place", "place_to",
-    "bust_stack", "bust_hand", "bust_table", "bust_seat", "busted_at", "h4h_round",
+    "status",
+    "chips_bought",
+    "paid",
+    "fee_paid",
+    "rebuys",
+    "addons",
+    "place",
+    "place_to",
+    "bust_stack",
+    "bust_hand",
+    "bust_table",
+    "bust_seat",
+    "busted_at",
+    "h4h_round",
     "deal_amount",
 )
 TABLE_FIELDS = ("status", "button_seat", "break_rank", "unavailable_seats")
@@ -136,8 +161,11 @@ def journal(t):
         yield j
         if j.events:
             event = j.events[-1]  # the action's own event comes last (after e.g. buttons_drawn)
-            event.payload = {**event.payload, "undo": j.as_payload(), "events": [
-                e.pk for e in j.events]}
+            event.payload = {
+                **event.payload,
+                "undo": j.as_payload(),
+                "events": [e.pk for e in j.events],
+            }
             if j.call is not None:
                 event.payload["call"] = j.call
             if redoing.get() is not None:
@@ -161,9 +189,9 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
         from django.db.models import F
 
         by = payload["shift_places"]
-        Entry.objects.filter(tournament_id=tournament_id, status=Entry.Status.BUSTED,
-                             place__isnull=False).exclude(pk__in=list(entries)).update(
-            place=F("place") - by, place_to=F("place_to") - by)
+        Entry.objects.filter(
+            tournament_id=tournament_id, status=Entry.Status.BUSTED, place__isnull=False
+        ).exclude(pk__in=list(entries)).update(place=F("place") - by, place_to=F("place_to") - by)
     # Free every seat the action touched, then put the old ones back: a batch may swap seats.
     Seat.objects.filter(entry_id__in=list(seats) + created.get("entry", [])).delete()
     for pk, fields in entries.items():
@@ -185,8 +213,13 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
             for i, item in enumerate(payload["levels"])
         )
     Seat.objects.bulk_create(
-        Seat(tournament_id=tournament_id, table_id=v[0], number=v[1], entry_id=e,
-             waits_for_button=v[2])
+        Seat(
+            tournament_id=tournament_id,
+            table_id=v[0],
+            number=v[1],
+            entry_id=e,
+            waits_for_button=v[2],
+        )
         for e, v in seats.items()
         if v is not None
     )

@@ -247,8 +247,10 @@ def clock_action(
     if action not in CLOCK_ACTIONS:
         raise DomainError("bad_action", MSG_BAD_CLOCK_ACTION, fields={"action": action})
     now = now or timezone.now()
-    call = {"service": "clock_action", "kwargs": {
-        "action": action, "seconds": seconds, "index": index, "now": now.isoformat()}}
+    call = {
+        "service": "clock_action",
+        "kwargs": {"action": action, "seconds": seconds, "index": index, "now": now.isoformat()},
+    }
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
@@ -434,8 +436,10 @@ def entry_register(
     registration, else it waits for the draw at the start."""
     from tables.services import seat_entry
 
-    call = {"service": "entry_register", "kwargs": {
-        "name": name, "player_id": player_id, "override": override}}
+    call = {
+        "service": "entry_register",
+        "kwargs": {"name": name, "player_id": player_id, "override": override},
+    }
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
@@ -449,11 +453,15 @@ def entry_register(
             raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
         new_player = player_id is None
         player = _player_for(name, player_id)
-        if not new_player and Entry.objects.filter(tournament=t, player=player).exclude(
-            status=Entry.Status.BUSTED
-        ).exists():
-            raise DomainError("player_still_in", MSG_PLAYER_STILL_IN, status=409,
-                              fields={"player_id": player_id})
+        if (
+            not new_player
+            and Entry.objects.filter(tournament=t, player=player)
+            .exclude(status=Entry.Status.BUSTED)
+            .exists()
+        ):
+            raise DomainError(
+                "player_still_in", MSG_PLAYER_STILL_IN, status=409, fields={"player_id": player_id}
+            )
         number = (
             Entry.objects.filter(tournament=t)
             .order_by("-number")
@@ -690,17 +698,29 @@ def structure_set(
         if t.clock_started:
             current = clock_engine.state(old, anchor_of(t), now).index
             if tuple(items[: current + 1]) != tuple(old[: current + 1]):
-                raise DomainError("structure_past", MSG_STRUCTURE_PAST, status=409,
-                                  fields={"levels": f"keep items 0..{current} unchanged"})
+                raise DomainError(
+                    "structure_past",
+                    MSG_STRUCTURE_PAST,
+                    status=409,
+                    fields={"levels": f"keep items 0..{current} unchanged"},
+                )
         chips = list(ChipDenomination.objects.filter(tournament=t).values_list("value", flat=True))
         problems = structure_engine.check_structure(items, chips)
         if problems:
-            raise DomainError("bad_structure", MSG_STRUCTURE_PROBLEMS,
-                              fields={"levels": "; ".join(problems)})
+            raise DomainError(
+                "bad_structure", MSG_STRUCTURE_PROBLEMS, fields={"levels": "; ".join(problems)}
+            )
         if not t.clock_started:
             _store_anchor(t, clock_engine.initial_anchor(items))
-            t.save(update_fields=["clock_index", "clock_left_ms", "clock_at", "clock_running",
-                                  "clock_started"])
+            t.save(
+                update_fields=[
+                    "clock_index",
+                    "clock_left_ms",
+                    "clock_at",
+                    "clock_running",
+                    "clock_started",
+                ]
+            )
         if j := journal_current():
             j.note_levels(old)
         _write_levels(t, items)

@@ -42,15 +42,19 @@ def _journaled(t: Tournament):
 def undo_target(t: Tournament) -> Event | None:
     """The last action not undone yet. Actions that keep no journal (a chip race, with its own
     undo) stop the walk: undoing past them would lose what they did."""
-    for e in _journaled(t).filter(undone=False).exclude(kind__in=SELF_UNDOS).iterator(
-        chunk_size=50
+    for e in (
+        _journaled(t).filter(undone=False).exclude(kind__in=SELF_UNDOS).iterator(chunk_size=50)
     ):
         if "undo" in (e.payload or {}):
             return e
         if e.kind in NO_UNDO_NEEDED:
             return None
-        raise DomainError("cannot_undo", MSG_CANNOT_UNDO.format(kind=e.kind), status=409,
-                          fields={"event": e.pk, "kind": e.kind})
+        raise DomainError(
+            "cannot_undo",
+            MSG_CANNOT_UNDO.format(kind=e.kind),
+            status=409,
+            fields={"event": e.pk, "kind": e.kind},
+        )
     return None
 
 
@@ -103,8 +107,14 @@ def _services() -> dict[str, Any]:
         "table_set_button": ts.table_set_button,
         "move_manual": ts.move_manual,
     }
-    for name in ("entry_rebuy", "entry_addon", "entry_reenter", "payouts_set", "payouts_freeze",
-                 "deal_record"):
+    for name in (
+        "entry_rebuy",
+        "entry_addon",
+        "entry_reenter",
+        "payouts_set",
+        "payouts_freeze",
+        "deal_record",
+    ):
         if hasattr(money, name):
             table[name] = getattr(money, name)
     return table

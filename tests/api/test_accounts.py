@@ -11,9 +11,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_director_adds_a_desk_clerk_who_can_register_but_not_run_the_clock(
-        director_api, tournament):
-    r = director_api.post("/api/v1/users", {"username": "kim", "password": "desk-pass-9x",
-                                            "role": "desk"})
+    director_api, tournament
+):
+    r = director_api.post(
+        "/api/v1/users", {"username": "kim", "password": "desk-pass-9x", "role": "desk"}
+    )
     assert r.status_code == 201
     from django.contrib.auth import get_user_model
 
@@ -31,11 +33,13 @@ def test_director_adds_a_desk_clerk_who_can_register_but_not_run_the_clock(
 def test_bad_users_are_refused(director_api, desk_api):
     r = director_api.post("/api/v1/users", {"username": "x", "password": "short", "role": "desk"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_password"
-    r = director_api.post("/api/v1/users", {"username": "x", "password": "long-enough-1",
-                                            "role": "king"})
+    r = director_api.post(
+        "/api/v1/users", {"username": "x", "password": "long-enough-1", "role": "king"}
+    )
     assert r.status_code == 400
-    r = desk_api.post("/api/v1/users", {"username": "y", "password": "long-enough-1",
-                                        "role": "director"})
+    r = desk_api.post(
+        "/api/v1/users", {"username": "y", "password": "long-enough-1", "role": "director"}
+    )
     assert r.status_code == 403
 
 

@@ -44,8 +44,7 @@ def auth(db, director, tournament, keep_test_connection):
 
 @pytest.mark.django_db
 @schema.parametrize()
-@settings(max_examples=4, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_request_gets_a_server_error(case, auth):
     case.call_and_validate(
         headers=auth,

@@ -94,8 +94,14 @@ def test_button_orbit_releases_every_waiting_player_once(table: Table):
         step = current.button_seat % table.seats + 1
         now_free = released_by_button_move(current, step)
         released.extend(now_free)
-        current = Table(current.number, current.seats, current.occupants,
-                        current.waiting - now_free, current.unavailable, step)
+        current = Table(
+            current.number,
+            current.seats,
+            current.occupants,
+            current.waiting - now_free,
+            current.unavailable,
+            step,
+        )
     assert sorted(released) == sorted(table.waiting)
 
 

@@ -24,8 +24,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def t(director):
-    return services.tournament_create(actor=director, name="Clock", tables=0, levels=LEVELS,
-                                      options={"late_reg_until": 1})
+    return services.tournament_create(
+        actor=director, name="Clock", tables=0, levels=LEVELS, options={"late_reg_until": 1}
+    )
 
 
 def _clock(api, t):
@@ -66,21 +67,33 @@ def test_pause_resume_adjust_and_jump(t, director, director_api):
         c = _clock(director_api, t)
         assert (c["status"], c["remaining_ms"]) == ("paused", 17 * 60_000)
         r = director_api.post(f"/api/v1/tournaments/{tid}/clock", {"action": "resume"})
-        r = director_api.post(f"/api/v1/tournaments/{tid}/clock",
-                              {"action": "adjust", "seconds": 60})
+        r = director_api.post(
+            f"/api/v1/tournaments/{tid}/clock", {"action": "adjust", "seconds": 60}
+        )
         assert r.json()["remaining_ms"] == 18 * 60_000
-        r = director_api.post(f"/api/v1/tournaments/{tid}/clock",
-                              {"action": "adjust", "seconds": -3600})
+        r = director_api.post(
+            f"/api/v1/tournaments/{tid}/clock", {"action": "adjust", "seconds": -3600}
+        )
         # removing more than is left ends the item now (RULES 4.3)
         assert (r.json()["level_index"], r.json()["remaining_ms"]) == (1, 1_200_000)
         r = director_api.post(f"/api/v1/tournaments/{tid}/clock", {"action": "next"})
         assert r.json()["level_index"] == 2 and r.json()["level"]["kind"] == "break"
         r = director_api.post(f"/api/v1/tournaments/{tid}/clock", {"action": "previous"})
         assert r.json()["level_index"] == 1
-    kinds = list(Event.objects.filter(tournament=t, kind__startswith="clock_")
-                 .order_by("id").values_list("kind", flat=True))
-    assert kinds == ["clock_start", "clock_pause", "clock_resume", "clock_adjust", "clock_adjust",
-                     "clock_next", "clock_previous"]
+    kinds = list(
+        Event.objects.filter(tournament=t, kind__startswith="clock_")
+        .order_by("id")
+        .values_list("kind", flat=True)
+    )
+    assert kinds == [
+        "clock_start",
+        "clock_pause",
+        "clock_resume",
+        "clock_adjust",
+        "clock_adjust",
+        "clock_next",
+        "clock_previous",
+    ]
 
 
 def test_state_forbids_pause_before_start_and_changes_nothing(t, director, director_api):
@@ -94,8 +107,9 @@ def test_state_forbids_pause_before_start_and_changes_nothing(t, director, direc
 def test_bad_clock_action_is_400(t, director_api):
     r = director_api.post(f"/api/v1/tournaments/{t.pk}/clock", {"action": "rewind"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_input"
-    r = director_api.post(f"/api/v1/tournaments/{t.pk}/clock",
-                          {"action": "adjust", "seconds": "a minute"})
+    r = director_api.post(
+        f"/api/v1/tournaments/{t.pk}/clock", {"action": "adjust", "seconds": "a minute"}
+    )
     assert r.status_code == 400
 
 
@@ -108,8 +122,11 @@ def test_announce_records_each_transition_once_and_closes_late_registration(t, d
         assert services.clock_announce(tournament_id=t.pk) == []
     t.refresh_from_db()
     assert t.registration_open is False
-    rows = list(Event.objects.filter(tournament=t, kind__in=["level_started", "break_started"])
-                .order_by("id").values_list("kind", "payload"))
+    rows = list(
+        Event.objects.filter(tournament=t, kind__in=["level_started", "break_started"])
+        .order_by("id")
+        .values_list("kind", "payload")
+    )
     assert [(k, p["index"]) for k, p in rows] == [("level_started", 1), ("break_started", 2)]
     assert rows[1][1]["color_up"] == [25] and rows[1][1]["closed"] == ["registration"]
     assert rows[0][1]["due"] == (T0 + timedelta(minutes=20)).isoformat()
@@ -144,8 +161,15 @@ def test_structure_edit_keeps_played_levels_and_checks_chip_rules(t, director, d
     assert [lv["big_blind"] for lv in levels if lv["kind"] == "level"] == [50, 100, 200]
     with time_machine.travel(T0, tick=False):
         services.clock_action(tournament_id=t.pk, action="start", actor=director)
-        longer = levels + [{"kind": "level", "small_blind": 200, "big_blind": 400,
-                            "big_blind_ante": 400, "minutes": 20}]
+        longer = levels + [
+            {
+                "kind": "level",
+                "small_blind": 200,
+                "big_blind": 400,
+                "big_blind_ante": 400,
+                "minutes": 20,
+            }
+        ]
         r = director_api.put(url, {"levels": longer})
         assert r.status_code == 200 and len(r.json()["levels"]) == 5
         # the running level cannot be rewritten
@@ -163,11 +187,15 @@ def test_presets_and_generator_through_the_api(director_api):
     r = director_api.post("/api/v1/structures/generate", {"preset": "regular"})
     bbs = [lv["big_blind"] for lv in r.json()["levels"] if lv["kind"] == "level"]
     assert bbs[:5] == [50, 100, 150, 200, 300]
-    r = director_api.post("/api/v1/structures/generate",
-                          {"starting_stack": 20000, "level_minutes": 15, "target_hours": 6})
+    r = director_api.post(
+        "/api/v1/structures/generate",
+        {"starting_stack": 20000, "level_minutes": 15, "target_hours": 6},
+    )
     levels = r.json()["levels"]
-    assert r.status_code == 200 and sum(lv.get("seconds", lv.get("minutes", 0) * 60)
-                                        for lv in levels) >= 6 * 3600
+    assert (
+        r.status_code == 200
+        and sum(lv.get("seconds", lv.get("minutes", 0) * 60) for lv in levels) >= 6 * 3600
+    )
     r = director_api.post("/api/v1/structures/generate", {"preset": "hyper"})
     assert r.status_code == 400
 

@@ -21,18 +21,20 @@ pytestmark = pytest.mark.django_db
 
 def sizes(t) -> dict[int, int]:
     c = Counter(Seat.objects.filter(tournament=t).values_list("table__number", flat=True))
-    return {r.number: c.get(r.number, 0)
-            for r in Table.objects.filter(tournament=t, status="open")}
+    return {r.number: c.get(r.number, 0) for r in Table.objects.filter(tournament=t, status="open")}
 
 
 def register(t, n, director, prefix="P"):
-    return [services.entry_register(tournament_id=t.pk, name=f"{prefix}{i}", actor=director)
-            for i in range(n)]
+    return [
+        services.entry_register(tournament_id=t.pk, name=f"{prefix}{i}", actor=director)
+        for i in range(n)
+    ]
 
 
 def make(director, *, tables=3, seats=9, **options):
-    return services.tournament_create(actor=director, name="T", tables=tables,
-                                      seats_per_table=seats, seed=11, options=options)
+    return services.tournament_create(
+        actor=director, name="T", tables=tables, seats_per_table=seats, seed=11, options=options
+    )
 
 
 def test_registration_fills_the_fewest_tables_evenly(director):
@@ -76,8 +78,11 @@ def test_the_draw_replays_from_the_seed(director):
     def seats_for(seed):
         t = services.tournament_create(actor=director, name="S", tables=2, seed=seed)
         register(t, 12, director)
-        return sorted(Seat.objects.filter(tournament=t)
-                      .values_list("entry__player__name", "table__number", "number"))
+        return sorted(
+            Seat.objects.filter(tournament=t).values_list(
+                "entry__player__name", "table__number", "number"
+            )
+        )
 
     assert seats_for(5) == seats_for(5)
     assert seats_for(5) != seats_for(6)
@@ -139,11 +144,15 @@ def test_balancing_moves_the_big_blind_next_to_the_worst_position(director):
     t = _big_field(director, tables=8, players=70)  # 6 tables of 9, 2 of 8: tolerance 2
     short_no = min(sizes(t), key=lambda n: (sizes(t)[n], n))
     assert sizes(t)[short_no] == 8
-    victims = list(Seat.objects.filter(table__tournament=t, table__number=short_no)
-                   .values_list("entry_id", flat=True)[:2])
+    victims = list(
+        Seat.objects.filter(table__tournament=t, table__number=short_no).values_list(
+            "entry_id", flat=True
+        )[:2]
+    )
     before = _load(list(Table.objects.filter(tournament=t)))
-    result = services.elimination_record(tournament_id=t.pk,
-                                         busts=[(v, 1000 + i) for i, v in enumerate(victims)])
+    result = services.elimination_record(
+        tournament_id=t.pk, busts=[(v, 1000 + i) for i, v in enumerate(victims)]
+    )
     moves = result["moves"]
     assert len(moves) == 1 and moves[0]["reason"] == "balance"
     m = moves[0]
@@ -166,8 +175,9 @@ def test_a_table_breaks_the_moment_its_players_fit_elsewhere(director):
     t = make(director, tables=3, seats=4)
     entries = register(t, 9, director)  # 3 + 3 + 3 in tables of 4
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
-    at3 = list(Seat.objects.filter(table__tournament=t, table__number=3)
-               .values_list("entry_id", flat=True))
+    at3 = list(
+        Seat.objects.filter(table__tournament=t, table__number=3).values_list("entry_id", flat=True)
+    )
     # 8 players fit in 2 tables of 4: table 3 (highest number) breaks first (RULES 3.4/3.5)
     result = services.elimination_record(tournament_id=t.pk, busts=[(at3[0], 500)])
     assert Table.objects.get(tournament=t, number=3).status == "broken"
@@ -260,8 +270,11 @@ def test_manual_move_unavailable_seat_and_closing_a_table(director):
     register(t, 12, director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     mover = Seat.objects.filter(table__tournament=t, table__number=1).first()
-    free = next(n for n in range(1, 10)
-                if not Seat.objects.filter(table__tournament=t, table__number=2, number=n))
+    free = next(
+        n
+        for n in range(1, 10)
+        if not Seat.objects.filter(table__tournament=t, table__number=2, number=n)
+    )
     m = ts.move_manual(tournament_id=t.pk, entry_id=mover.entry_id, table_number=2, seat=free)
     assert m["reason"] == "manual" and Seat.objects.get(entry_id=mover.entry_id).number == free
     with pytest.raises(DomainError) as err:
@@ -275,8 +288,9 @@ def test_manual_move_unavailable_seat_and_closing_a_table(director):
 
 
 def test_api_on_a_twenty_table_tournament(director_api):
-    r = director_api.post("/api/v1/tournaments", {"name": "Big", "seats_per_table": 9,
-                                                   "tables": 20, "seed": 3})
+    r = director_api.post(
+        "/api/v1/tournaments", {"name": "Big", "seats_per_table": 9, "tables": 20, "seed": 3}
+    )
     tid = r.json()["id"]
     ids = []
     for i in range(170):
@@ -289,15 +303,19 @@ def test_api_on_a_twenty_table_tournament(director_api):
     director_api.post(f"/api/v1/tournaments/{tid}/clock", {"action": "start"})
     total_moves = 0
     for k in range(0, 60, 3):
-        r = director_api.post(f"/api/v1/tournaments/{tid}/eliminations",
-                              {"entries": [{"id": ids[k], "starting_stack": 100 + k},
-                                           {"id": ids[k + 1], "starting_stack": 100 + k},
-                                           {"id": ids[k + 2], "starting_stack": 50}]})
+        r = director_api.post(
+            f"/api/v1/tournaments/{tid}/eliminations",
+            {
+                "entries": [
+                    {"id": ids[k], "starting_stack": 100 + k},
+                    {"id": ids[k + 1], "starting_stack": 100 + k},
+                    {"id": ids[k + 2], "starting_stack": 50},
+                ]
+            },
+        )
         assert r.status_code == 200, r.json()
         body = r.json()
-        assert sorted(p["place"] for p in body["places"]) in (
-            [168 - k, 168 - k, 170 - k],
-        )
+        assert sorted(p["place"] for p in body["places"]) in ([168 - k, 168 - k, 170 - k],)
         total_moves += len(body["moves"])
         seating = director_api.get(f"/api/v1/tournaments/{tid}/seating").json()
         open_tables = [tb for tb in seating["tables"] if tb["status"] == "open"]

@@ -17,8 +17,18 @@ from tourney.undo import action_redo, action_undo
 
 pytestmark = pytest.mark.django_db
 
-T_FIELDS = ("status", "registration_open", "started_tables", "draw_counter", "clock_index",
-            "clock_left_ms", "clock_at", "clock_running", "clock_started", "hand_for_hand")
+T_FIELDS = (
+    "status",
+    "registration_open",
+    "started_tables",
+    "draw_counter",
+    "clock_index",
+    "clock_left_ms",
+    "clock_at",
+    "clock_running",
+    "clock_started",
+    "hand_for_hand",
+)
 
 
 def snapshot(t: Tournament, *, times: bool = True) -> dict:
@@ -30,24 +40,48 @@ def snapshot(t: Tournament, *, times: bool = True) -> dict:
         return snap
     return {
         "t": tuple(getattr(t, f) for f in T_FIELDS),
-        "entries": sorted(Entry.objects.filter(tournament=t).values_list(
-            "pk", "player__name", "status", "place", "place_to", "prize", "chips_bought",
-            "bust_stack", "busted_at"), key=str),
-        "seats": sorted(Seat.objects.filter(tournament=t).values_list(
-            "entry_id", "table__number", "number", "waits_for_button")),
-        "tables": sorted(Table.objects.filter(tournament=t).values_list(
-            "number", "status", "button_seat", "break_rank", "unavailable_seats"), key=str),
-        "moves": sorted(Move.objects.filter(tournament=t).values_list(
-            "entry_id", "from_table", "from_seat", "to_table", "to_seat", "reason"), key=str),
+        "entries": sorted(
+            Entry.objects.filter(tournament=t).values_list(
+                "pk",
+                "player__name",
+                "status",
+                "place",
+                "place_to",
+                "prize",
+                "chips_bought",
+                "bust_stack",
+                "busted_at",
+            ),
+            key=str,
+        ),
+        "seats": sorted(
+            Seat.objects.filter(tournament=t).values_list(
+                "entry_id", "table__number", "number", "waits_for_button"
+            )
+        ),
+        "tables": sorted(
+            Table.objects.filter(tournament=t).values_list(
+                "number", "status", "button_seat", "break_rank", "unavailable_seats"
+            ),
+            key=str,
+        ),
+        "moves": sorted(
+            Move.objects.filter(tournament=t).values_list(
+                "entry_id", "from_table", "from_seat", "to_table", "to_seat", "reason"
+            ),
+            key=str,
+        ),
         "players": Player.objects.count(),
     }
 
 
 def test_undo_an_elimination_restores_places_seats_tables_and_moves(director):
-    t = services.tournament_create(actor=director, name="U", tables=3, seats_per_table=4,
-                                   seed=3, buy_in=1000)
-    e = [services.entry_register(tournament_id=t.pk, name=f"P{i}", actor=director)
-         for i in range(9)]
+    t = services.tournament_create(
+        actor=director, name="U", tables=3, seats_per_table=4, seed=3, buy_in=1000
+    )
+    e = [
+        services.entry_register(tournament_id=t.pk, name=f"P{i}", actor=director) for i in range(9)
+    ]
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     before = snapshot(t)
     r = services.elimination_record(tournament_id=t.pk, busts=[(e[0].pk, 500), (e[1].pk, 500)])
@@ -98,14 +132,20 @@ def test_redo_is_refused_after_a_new_action(director):
 
 
 ACTIONS = st.lists(
-    st.tuples(st.sampled_from(["register", "bust", "bust2", "button", "move", "pause"]),
-              st.integers(0, 10**6)),
-    min_size=1, max_size=12,
+    st.tuples(
+        st.sampled_from(["register", "bust", "bust2", "button", "move", "pause"]),
+        st.integers(0, 10**6),
+    ),
+    min_size=1,
+    max_size=12,
 )
 
 
-@settings(max_examples=15, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(actions=ACTIONS)
 def test_random_actions_undone_in_reverse_restore_every_snapshot(director, actions):
     t = services.tournament_create(actor=director, name="H", tables=2, seats_per_table=4, seed=9)
@@ -115,8 +155,11 @@ def test_random_actions_undone_in_reverse_restore_every_snapshot(director, actio
     snaps = []
     for kind, n in actions:
         rng = random.Random(n)
-        seated = list(Entry.objects.filter(tournament=t, status="seated")
-                      .values_list("pk", flat=True).order_by("pk"))
+        seated = list(
+            Entry.objects.filter(tournament=t, status="seated")
+            .values_list("pk", flat=True)
+            .order_by("pk")
+        )
         before = snapshot(t)
         try:
             if kind == "register":
@@ -127,16 +170,25 @@ def test_random_actions_undone_in_reverse_restore_every_snapshot(director, actio
                 services.elimination_record(tournament_id=t.pk, busts=busts, actor=director)
             elif kind == "button":
                 table = rng.choice(list(Table.objects.filter(tournament=t, status="open")))
-                ts.table_set_button(tournament_id=t.pk, table_number=table.number,
-                                    seat=rng.randint(1, table.seats), actor=director)
+                ts.table_set_button(
+                    tournament_id=t.pk,
+                    table_number=table.number,
+                    seat=rng.randint(1, table.seats),
+                    actor=director,
+                )
             elif kind == "move" and seated:
                 table = rng.choice(list(Table.objects.filter(tournament=t, status="open")))
                 taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
                 free = [s for s in range(1, table.seats + 1) if s not in taken]
                 if not free:
                     continue
-                ts.move_manual(tournament_id=t.pk, entry_id=rng.choice(seated),
-                               table_number=table.number, seat=rng.choice(free), actor=director)
+                ts.move_manual(
+                    tournament_id=t.pk,
+                    entry_id=rng.choice(seated),
+                    table_number=table.number,
+                    seat=rng.choice(free),
+                    actor=director,
+                )
             elif kind == "pause":
                 action = "pause" if Tournament.objects.get(pk=t.pk).clock_running else "resume"
                 services.clock_action(tournament_id=t.pk, action=action, actor=director)
@@ -174,7 +226,7 @@ def test_undo_is_for_directors_only(client, desk_clerk, tournament):
 
 def test_event_log_filters_and_exports_csv(client, director):
     t = services.tournament_create(actor=director, name="Log", tables=1, seed=1)
-    services.entry_register(tournament_id=t.pk, name="Ann, \"the Rock\"", actor=director)
+    services.entry_register(tournament_id=t.pk, name='Ann, "the Rock"', actor=director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     client.force_login(director)
     r = client.get(f"/td/{t.pk}/log/?kind=clock_start", HTTP_HX_REQUEST="true")
@@ -192,5 +244,6 @@ def test_event_log_filters_and_exports_csv(client, director):
     assert all(row[2] in ("td", "system") for row in rows[1:])
     assert "undo" not in rows[1][5]
     r = client.get(f"/td/{t.pk}/log.csv?kind=entry_registered")
-    assert [row[3] for row in csv.reader(io.StringIO(r.content.decode()))][1:] == \
-        ["entry_registered"]
+    assert [row[3] for row in csv.reader(io.StringIO(r.content.decode()))][1:] == [
+        "entry_registered"
+    ]

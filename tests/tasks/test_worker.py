@@ -47,13 +47,32 @@ class Worker:
     def start(self) -> None:
         self.n += 1
         self.log = self.tmp / f"worker{self.n}.log"
-        env = dict(os.environ, DATABASE_URL=_db_url(), CLOCK_SWEEP_SECONDS="0.5",
-                   PYTHONUNBUFFERED="1")
+        env = dict(
+            os.environ, DATABASE_URL=_db_url(), CLOCK_SWEEP_SECONDS="0.5", PYTHONUNBUFFERED="1"
+        )
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "tourney", "worker", "-B",
-             "-s", str(self.tmp / "beat-schedule"), "--pool=threads", "--concurrency=2",
-             "--loglevel=INFO", "--without-gossip", "--without-mingle", "-n", f"t{self.n}@%h"],
-            cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "tourney",
+                "worker",
+                "-B",
+                "-s",
+                str(self.tmp / "beat-schedule"),
+                "--pool=threads",
+                "--concurrency=2",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                f"t{self.n}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         deadline = time.monotonic() + 60

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tourney', '0001_initial'),
+        ("tourney", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='deal_amount',
+            model_name="entry",
+            name="deal_amount",
             field=models.PositiveBigIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='frozen_prizes',
+            model_name="tournament",
+            name="frozen_prizes",
             field=models.JSONField(blank=True, null=True),
         ),
     ]

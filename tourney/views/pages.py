@@ -17,5 +17,3 @@ def home(request):
         "home.html",
         {"tournaments": tournaments, "director": is_director(request.user)},
     )
-
-

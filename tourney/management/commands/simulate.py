@@ -39,8 +39,16 @@ class Invariant(AssertionError):
 
 
 class Simulation:
-    def __init__(self, *, entries: int, seats: int, seed: int, reentry_rate: float,
-                 out=sys.stderr, progress: bool = True):
+    def __init__(
+        self,
+        *,
+        entries: int,
+        seats: int,
+        seed: int,
+        reentry_rate: float,
+        out=sys.stderr,
+        progress: bool = True,
+    ):
         self.n = entries
         self.seats = seats
         self.rng = random.Random(seed)
@@ -74,38 +82,48 @@ class Simulation:
             return
         width = 40
         filled = int(width * done / max(total, 1))
-        self.out.write(f"\r{label:<14} [{'#' * filled}{'.' * (width - filled)}] "
-                       f"{done}/{total}")
+        self.out.write(f"\r{label:<14} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
         if done >= total:
             self.out.write("\n")
         self.out.flush()
 
     def register(self) -> Entry:
-        e = services.entry_register(tournament_id=self.t.pk,
-                                    name=f"Player {self.counts['players'] + 1:05d}",
-                                    actor=self.user)
+        e = services.entry_register(
+            tournament_id=self.t.pk,
+            name=f"Player {self.counts['players'] + 1:05d}",
+            actor=self.user,
+        )
         self.counts["players"] += 1
         self.counts["entries"] += 1
         self.stacks[e.pk] = self.t.starting_stack
         return e
 
     def refresh_where(self) -> None:
-        self.where = dict(Seat.objects.filter(tournament=self.t)
-                          .values_list("entry_id", "table__number"))
+        self.where = dict(
+            Seat.objects.filter(tournament=self.t).values_list("entry_id", "table__number")
+        )
 
     # ---------------------------------------------------------------- the day
     def run(self) -> dict[str, Any]:
         t_all = time.perf_counter()
         with self.timed("setup"):
             levels = structure_engine.items_to_data(
-                structure_engine.preset("regular", starting_stack=10000))
+                structure_engine.preset("regular", starting_stack=10000)
+            )
             initial = int(self.n * 0.8)
             tables = math.ceil(initial / self.seats)
             self.t = services.tournament_create(
-                actor=self.user, name=f"Simulation {self.n}", seats_per_table=self.seats,
-                tables=tables, starting_stack=10000, buy_in=10000, fee=1000, seed=self.seed,
+                actor=self.user,
+                name=f"Simulation {self.n}",
+                seats_per_table=self.seats,
+                tables=tables,
+                starting_stack=10000,
+                buy_in=10000,
+                fee=1000,
+                seed=self.seed,
                 levels=levels,
-                options={"late_reg_until": 8, "reentries_allowed": 1, "rounding_unit": 100})
+                options={"late_reg_until": 8, "reentries_allowed": 1, "rounding_unit": 100},
+            )
             self.items = services.structure_items(self.t)
         with self.timed("registration"):
             for i in range(initial):
@@ -113,8 +131,9 @@ class Simulation:
                 self.bar(i + 1, initial, "registration")
         self.now = timezone.now()
         with self.timed("clock"):
-            services.clock_action(tournament_id=self.t.pk, action="start", actor=self.user,
-                                  now=self.now)
+            services.clock_action(
+                tournament_id=self.t.pk, action="start", actor=self.user, now=self.now
+            )
         self.refresh_where()
         self.check_all("after the draw")
         # Virtual time per bust: the field plays down over ~90 % of the structure.
@@ -130,8 +149,7 @@ class Simulation:
             with self.timed("clock"):
                 services.clock_announce(tournament_id=self.t.pk, now=self.now)
                 self.t.refresh_from_db()
-                index = clock_engine.state(self.items, services.anchor_of(self.t),
-                                           self.now).index
+                index = clock_engine.state(self.items, services.anchor_of(self.t), self.now).index
             if index != last_index:
                 last_index = index
                 item = self.items[index]
@@ -147,8 +165,7 @@ class Simulation:
             if busted % 250 == 0:
                 with self.timed("checks"):
                     self.check_all(f"after {busted} busts")
-            self.bar(self.counts["entries"] - len(self.where) + 1, self.counts["entries"],
-                     "play")
+            self.bar(self.counts["entries"] - len(self.where) + 1, self.counts["entries"], "play")
         with self.timed("checks"):
             self.check_all("at the end")
             summary = self.final_checks()
@@ -169,8 +186,9 @@ class Simulation:
         busted = self.counts.get("last_busted")
         if busted and self.rng.random() < self.reentry_rate and self.counts["entries"] < self.n:
             try:
-                e = money.entry_reenter(tournament_id=self.t.pk, entry_id=busted,
-                                        actor=self.user, now=self.now)
+                e = money.entry_reenter(
+                    tournament_id=self.t.pk, entry_id=busted, actor=self.user, now=self.now
+                )
             except DomainError:
                 return
             self.counts["entries"] += 1
@@ -219,8 +237,7 @@ class Simulation:
         busts = [(e, self.stacks[e]) for e in losers]
         if len(self.where) - k < 1:
             busts = busts[:1]
-        result = services.elimination_record(tournament_id=self.t.pk, busts=busts,
-                                             actor=self.user)
+        result = services.elimination_record(tournament_id=self.t.pk, busts=busts, actor=self.user)
         self.counts["busts"] += len(busts)
         self.counts["hands"] += 1
         if len(busts) > 1:
@@ -240,20 +257,29 @@ class Simulation:
                 self.stacks.setdefault(m["entry"], self.t.starting_stack)
         # the dealer moves the button on after the hand (RULES 2.1)
         if self.rng.random() < 0.5 and table in set(self.where.values()):
-            row = Table.objects.filter(tournament=self.t, number=table).values_list(
-                "button_seat", "seats").first()
+            row = (
+                Table.objects.filter(tournament=self.t, number=table)
+                .values_list("button_seat", "seats")
+                .first()
+            )
             if row and row[0]:
                 with self.timed("buttons"):
                     table_services.table_set_button(
-                        tournament_id=self.t.pk, table_number=table,
-                        seat=row[0] % row[1] + 1, actor=self.user)
+                        tournament_id=self.t.pk,
+                        table_number=table,
+                        seat=row[0] % row[1] + 1,
+                        actor=self.user,
+                    )
                 self.counts["button_moves"] += 1
 
     def color_up(self, remove: tuple[int, ...]) -> None:
         """RULES 5: each table races its odd chips; stacks follow the outcome."""
         self.refresh_where()
-        in_play = sorted(ChipDenomination.objects.filter(tournament=self.t, in_play=True)
-                         .values_list("value", flat=True))
+        in_play = sorted(
+            ChipDenomination.objects.filter(tournament=self.t, in_play=True).values_list(
+                "value", flat=True
+            )
+        )
         for d in sorted(remove):
             if d not in in_play or d == in_play[-1]:
                 continue
@@ -269,17 +295,27 @@ class Simulation:
                 if not odd:
                     continue
                 res = colorup.colorup_race_table(
-                    tournament_id=self.t.pk, table_number=table, remove=d, odd_chips=odd,
-                    whole_stack=whole, seed=self.rng.getrandbits(32), actor=self.user,
-                    now=self.now)
-                won = {p["seat"]: p["won"] + (1 if p["protected"] else 0)
-                       for p in res["players"]}
+                    tournament_id=self.t.pk,
+                    table_number=table,
+                    remove=d,
+                    odd_chips=odd,
+                    whole_stack=whole,
+                    seed=self.rng.getrandbits(32),
+                    actor=self.user,
+                    now=self.now,
+                )
+                won = {p["seat"]: p["won"] + (1 if p["protected"] else 0) for p in res["players"]}
                 for e in players:
                     s = seats[e]
                     self.stacks[e] = self.stacks[e] - self.stacks[e] % unit + won.get(s, 0) * unit
                 self.counts["races"] += 1
-            colorup.colorup_finish(tournament_id=self.t.pk, denominations=[d], force=True,
-                                   actor=self.user, now=self.now)
+            colorup.colorup_finish(
+                tournament_id=self.t.pk,
+                denominations=[d],
+                force=True,
+                actor=self.user,
+                now=self.now,
+            )
             in_play.remove(d)
             self.unit = in_play[0]
             self.counts["color_ups"] += 1
@@ -293,25 +329,31 @@ class Simulation:
         self.t.refresh_from_db()
         total = selectors.total_chips(self.t)
         if sum(self.stacks.values()) != total:
-            self.fail(f"chips not conserved: players hold {sum(self.stacks.values())}, "
-                      f"in play {total}", when)
+            self.fail(
+                f"chips not conserved: players hold {sum(self.stacks.values())}, in play {total}",
+                when,
+            )
         self.checks["chips conserved"] += 1
 
     def check_all(self, when: str) -> None:
         t = self.t
-        seats = list(Seat.objects.filter(tournament=t).values_list("table_id", "number",
-                                                                    "entry_id"))
+        seats = list(
+            Seat.objects.filter(tournament=t).values_list("table_id", "number", "entry_id")
+        )
         if len({(a, b) for a, b, _ in seats}) != len(seats):
             self.fail("a seat holds two entries", when)
-        seated = set(Entry.objects.filter(tournament=t, status="seated")
-                     .values_list("pk", flat=True))
+        seated = set(
+            Entry.objects.filter(tournament=t, status="seated").values_list("pk", flat=True)
+        )
         if {e for *_, e in seats} != seated or len(seats) != len(seated):
             self.fail("seated entries and seats differ", when)
         self.checks["seats unique"] += 1
-        rows = sorted(Table.objects.filter(tournament=t, status="open")
-                      .annotate(n=Count("occupied"))
-                      .values_list("break_rank", "number", "seats", "unavailable_seats", "n"),
-                      key=lambda r: (r[0], -r[1]))
+        rows = sorted(
+            Table.objects.filter(tournament=t, status="open")
+            .annotate(n=Count("occupied"))
+            .values_list("break_rank", "number", "seats", "unavailable_seats", "n"),
+            key=lambda r: (r[0], -r[1]),
+        )
         sizes = [n for *_, n in rows]
         if sizes:
             tol = t.balance_tolerance or (2 if len(rows) > 6 else 1)
@@ -328,8 +370,9 @@ class Simulation:
     def final_checks(self) -> dict[str, Any]:
         t = self.t
         t.refresh_from_db()
-        rows = list(Entry.objects.filter(tournament=t).values_list("place", "place_to",
-                                                                   "prize", "status"))
+        rows = list(
+            Entry.objects.filter(tournament=t).values_list("place", "place_to", "prize", "status")
+        )
         n = len(rows)
         covered = Counter()
         for place, place_to, _, _ in rows:
@@ -382,8 +425,9 @@ class Command(BaseCommand):
         parser.add_argument("--seats", type=int, default=10)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--reentry-rate", type=float, default=0.3)
-        parser.add_argument("--json", action="store_true", dest="as_json",
-                            help="print the summary as JSON")
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print the summary as JSON"
+        )
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
     def handle(self, *args, entries, seats, seed, reentry_rate, as_json, quiet, **opts):
@@ -391,26 +435,31 @@ class Command(BaseCommand):
             raise CommandError("--entries must be between 2 and 100,000")
         if not 2 <= seats <= 12:
             raise CommandError("--seats must be between 2 and 12")
-        sim = Simulation(entries=entries, seats=seats, seed=seed, reentry_rate=reentry_rate,
-                         progress=not quiet)
+        sim = Simulation(
+            entries=entries, seats=seats, seed=seed, reentry_rate=reentry_rate, progress=not quiet
+        )
         try:
             summary = sim.run()
         except Invariant as exc:
-            summary = {"invariants_ok": False, "failed": str(exc),
-                       "checks": dict(sim.checks)}
+            summary = {"invariants_ok": False, "failed": str(exc), "checks": dict(sim.checks)}
             self.stdout.write(json.dumps(summary) if as_json else f"INVARIANT BROKEN: {exc}")
             raise CommandError(str(exc)) from None
         if as_json:
             self.stdout.write(json.dumps(summary, indent=2))
             return
-        self.stdout.write(f"Simulated {summary['entries']} entries "
-                          f"({summary['reentries']} re-entries) in {summary['hands']} hands.")
-        self.stdout.write(f"Winner: {summary['winner']['name']} "
-                          f"({summary['winner']['prize'] / 100:,.2f})")
-        self.stdout.write("Time per phase (s): " + ", ".join(
-            f"{k} {v}" for k, v in summary["seconds"].items()))
-        self.stdout.write("Checks passed: " + ", ".join(
-            f"{k} ×{v}" for k, v in summary["checks"].items()))
-        self.stdout.write(f"Moves: {summary['moves']}; color-ups {summary['color_ups']}, "
-                          f"races {summary['races']}")
-
+        self.stdout.write(
+            f"Simulated {summary['entries']} entries "
+            f"({summary['reentries']} re-entries) in {summary['hands']} hands."
+        )
+        self.stdout.write(
+            f"Winner: {summary['winner']['name']} ({summary['winner']['prize'] / 100:,.2f})"
+        )
+        self.stdout.write(
+            "Time per phase (s): " + ", ".join(f"{k} {v}" for k, v in summary["seconds"].items())
+        )
+        self.stdout.write(
+            "Checks passed: " + ", ".join(f"{k} ×{v}" for k, v in summary["checks"].items())
+        )
+        self.stdout.write(
+            f"Moves: {summary['moves']}; color-ups {summary['color_ups']}, races {summary['races']}"
+        )

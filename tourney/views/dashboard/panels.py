@@ -304,7 +304,14 @@ def log_csv(request: HttpRequest, t: Tournament) -> HttpResponse:
     writer.writerow(("id", "time", "actor", "kind", "undone", "details"))
     for ev in reads.log_events(t, request.GET.get("kind", "")[:40]).iterator(chunk_size=500):
         details = {k: v for k, v in (ev.payload or {}).items() if k not in ("undo", "call")}
-        writer.writerow((ev.pk, ev.created_at.isoformat(),
-                         ev.actor.get_username() if ev.actor else "system", ev.kind,
-                         int(ev.undone), json.dumps(details, sort_keys=True)))
+        writer.writerow(
+            (
+                ev.pk,
+                ev.created_at.isoformat(),
+                ev.actor.get_username() if ev.actor else "system",
+                ev.kind,
+                int(ev.undone),
+                json.dumps(details, sort_keys=True),
+            )
+        )
     return response

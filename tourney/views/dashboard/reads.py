@@ -334,7 +334,7 @@ def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
                 "undone": ev.undone,
             }
             for ev in events
-        ]
+        ],
     }
 
 
