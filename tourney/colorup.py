@@ -47,6 +47,7 @@ from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Event, Tournament
+from tourney.selectors import average_stack
 from tourney.services import (
     MSG_TOURNAMENT_FINISHED,
     anchor_of,
@@ -241,7 +242,7 @@ def colorup_pending(t: Tournament, now: datetime | None = None) -> dict[str, Any
         "races": [_race_view(ev) for ev in races],
         "total_chips": total,
         "players_left": left,
-        "average_stack": total // left if left else 0,
+        "average_stack": average_stack(total, left),
     }
 
 

@@ -49,6 +49,11 @@ def total_chips(t: Tournament) -> int:
     return bought + t.chips_color_up_delta
 
 
+def average_stack(chips: int, left: int) -> int:
+    """The average stack every screen shows: chips in play (RULES 5.9) over players left."""
+    return chips // left if left else 0
+
+
 def players_left(t: Tournament) -> int:
     return Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
 

@@ -27,7 +27,7 @@ from tables.models import Move, Seat, Table
 from tourney.engine import clock as clock_engine
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.money import pool_of, prizes_of
-from tourney.selectors import clock_payload
+from tourney.selectors import average_stack, clock_payload
 from tourney.services import structure_items
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape.
@@ -295,7 +295,7 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         },
         "players_left": left,
         "entries": counts["entries"],
-        "average_stack": chips // left if left else 0,
+        "average_stack": average_stack(chips, left),
         "prize_pool": money_display(pool),
         "payouts": _payouts(t),
         "hand_for_hand": t.hand_for_hand,

@@ -100,7 +100,7 @@ def test_race_with_the_dealers_cards_follows_rules_5_3_to_5_6(at_break, director
     at_break.refresh_from_db()
     assert at_break.chips_color_up_delta == 50
     assert selectors.total_chips(at_break) == STACKS + 50
-    assert selectors.overview(at_break)["average_stack"] == (STACKS + 50) // 20
+    assert colorup.colorup_pending(at_break)["average_stack"] == (STACKS + 50) // 20
 
     event = Event.objects.get(pk=result["event"])
     assert event.kind == "chip_race" and event.actor == director
@@ -140,7 +140,7 @@ def test_more_than_half_threshold_removes_an_exact_half(at_break, director):
     at_break.refresh_from_db()
     assert at_break.chips_color_up_delta == -50
     assert selectors.total_chips(at_break) == STACKS - 50
-    assert selectors.overview(at_break)["average_stack"] == (STACKS - 50) // 20
+    assert colorup.colorup_pending(at_break)["average_stack"] == (STACKS - 50) // 20
 
 
 def test_a_simulated_race_records_a_replayable_seed(at_break, director):

@@ -15,6 +15,7 @@ from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Event, Tournament
 from tourney.money import pool_of
+from tourney.selectors import average_stack
 from tourney.setup import level_number_of
 
 BIG_FIELD_TABLES = 100  # from this many open tables on, tiles collapse to counts
@@ -81,7 +82,7 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "next_item": nxt,
         "players_left": left,
         "entries": entries,
-        "average_stack": chips // left if left else 0,
+        "average_stack": average_stack(chips, left),
         "total_chips": chips,
         "prize_pool": cash(pool_of(t)),
         "late_reg": late_reg,
