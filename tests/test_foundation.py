@@ -241,3 +241,13 @@ def test_pages_carry_a_content_security_policy_without_inline_script(client, dir
     )
     assert policy["script-src"] == "'self'" and policy["default-src"] == "'self'"
     assert b"<script>" not in r.content
+
+
+@pytest.mark.django_db
+def test_a_deep_stack_structure_fits_the_database(director_api):
+    # schemathesis found it on PostgreSQL: a generated structure for a 10^9 stack climbs
+    # past 2^31 chips per blind.
+    r = director_api.post("/api/v1/tournaments", {"name": "Deep", "starting_stack": 10**9})
+    assert r.status_code == 201
+    levels = director_api.get(f"/api/v1/tournaments/{r.json()['id']}/levels").json()["levels"]
+    assert max(lv.get("big_blind", 0) for lv in levels) > 2**31

@@ -112,10 +112,11 @@ class Level(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="levels")
     index = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.LEVEL)
-    small_blind = models.PositiveIntegerField(default=0)
-    big_blind = models.PositiveIntegerField(default=0)
-    ante = models.PositiveIntegerField(default=0)
-    big_blind_ante = models.PositiveIntegerField(default=0)
+    # Big integers: a generated structure for a deep stack climbs past 2^31 (PostgreSQL).
+    small_blind = models.PositiveBigIntegerField(default=0)
+    big_blind = models.PositiveBigIntegerField(default=0)
+    ante = models.PositiveBigIntegerField(default=0)
+    big_blind_ante = models.PositiveBigIntegerField(default=0)
     seconds = models.PositiveIntegerField()
     color_up = models.JSONField(default=list, blank=True)
 
