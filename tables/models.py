@@ -21,6 +21,10 @@ class Table(models.Model):
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=6, choices=Status.choices, default=Status.OPEN)
     unavailable_seats = models.JSONField(default=list, blank=True)
+    # Players seated here. Kept by database triggers on the seat table (migration 0002), so
+    # every writer (services, undo, cascades) keeps it true and balancing reads the sizes of
+    # a thousand tables without counting their seats. Python never writes it.
+    players = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["tournament", "number"]

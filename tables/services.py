@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Count, Max
+from django.db.models import Max
 
 from tables.engine import balancing, seat_draw
 from tables.engine import model as em
@@ -39,14 +39,17 @@ class TableRow(NamedTuple):
     break_rank: int
     button_seat: int | None
     unavailable_seats: list[int]
+    players: int
 
 
-def _open_tables(t: Tournament) -> list[TableRow]:
+def open_tables(t: Tournament) -> list[TableRow]:
     return [
         TableRow(*r)
         for r in Table.objects.filter(tournament=t, status=Table.Status.OPEN)
         .order_by("number")
-        .values_list("pk", "number", "seats", "break_rank", "button_seat", "unavailable_seats")
+        .values_list(
+            "pk", "number", "seats", "break_rank", "button_seat", "unavailable_seats", "players"
+        )
     ]
 
 
@@ -76,16 +79,9 @@ def _load(rows: Sequence[Table]) -> dict[int, em.Table]:
     return {r.number: _engine_table(r, seats[r.pk]) for r in rows}
 
 
-def _counts(t: Tournament, rows: Sequence[TableRow]) -> dict[int, int]:
-    """Players per open table (seats only exist at open tables): one grouped query."""
-    by_id = dict(
-        Seat.objects.filter(tournament=t)
-        .order_by()  # no default ordering: it would join every seat to its table
-        .values("table_id")
-        .annotate(n=Count("id"))
-        .values_list("table_id", "n")
-    )
-    return {r.number: by_id.get(r.pk, 0) for r in rows}
+def _counts(rows: Sequence[TableRow | Table]) -> dict[int, int]:
+    """Players per open table, as the seat triggers keep them (tables migration 0002)."""
+    return {r.number: r.players for r in rows}
 
 
 def _break_order(rows: Sequence[Table]) -> list[int]:
@@ -116,19 +112,24 @@ def _move_dict(m: Move) -> dict[str, Any]:
     }
 
 
+INSERT_CHUNK = 500  # rows per statement: 2,500 parameters, within every SQLite's limit
+
+
 def _insert(model, columns: Sequence[str], rows: Sequence[tuple]) -> None:
-    """A plain multi-row INSERT: a draw writes ten thousand seats in one statement batch,
-    without building a model instance per row."""
+    """Plain multi-row INSERTs: a draw writes ten thousand seats in twenty statements,
+    without building a model instance per row (and the seat triggers run per statement)."""
     if not rows:
         return
     q = connection.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        q(model._meta.db_table),
-        ", ".join(q(model._meta.get_field(c).column) for c in columns),
-        ", ".join(["%s"] * len(columns)),
+    head = "INSERT INTO {} ({}) VALUES ".format(
+        q(model._meta.db_table), ", ".join(q(model._meta.get_field(c).column) for c in columns)
     )
+    one = "({})".format(", ".join(["%s"] * len(columns)))
+    rows = list(rows)
     with connection.cursor() as cursor:
-        cursor.executemany(sql, list(rows))
+        for i in range(0, len(rows), INSERT_CHUNK):
+            chunk = rows[i : i + INSERT_CHUNK]
+            cursor.execute(head + ", ".join([one] * len(chunk)), [v for r in chunk for v in r])
 
 
 def apply_moves(
@@ -232,9 +233,9 @@ def seat_entry(
 ) -> dict[str, Any] | None:
     """RULES 1.3: a random open seat at one of the tables with the fewest players. When every
     seat is taken, open a table if the director allows it, else the entry is an alternate."""
-    rows = _open_tables(t)
+    rows = open_tables(t)
     capacity = {r.number: r.seats - len(r.unavailable_seats or ()) for r in rows}
-    counts = _counts(t, rows)
+    counts = _counts(rows)
     rng, seed = next_rng(t)
     number = pick_table(counts, capacity, rng)
     opened = False
@@ -286,13 +287,17 @@ def _settings(t: Tournament) -> em.SeatingSettings:
     )
 
 
-def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
-    """RULES 3.4–3.7 then 3.2–3.3 after players left: breaks, redraws, balancing moves."""
-    rows = _open_tables(t)
+def rebalance(
+    t: Tournament, *, event: Event | None, rows: list[TableRow] | None = None
+) -> dict[str, Any]:
+    """RULES 3.4–3.7 then 3.2–3.3 after players left: breaks, redraws, balancing moves.
+    ``rows``: the open tables as they stand now, if the caller has them."""
+    if rows is None:
+        rows = open_tables(t)
     if not rows:
         return {"moves": [], "seed": None}
     by_number = {r.number: r for r in rows}
-    counts = _counts(t, rows)
+    counts = _counts(rows)
     capacity = {r.number: r.seats - len(r.unavailable_seats or ()) for r in rows}
     rng, seed = next_rng(t)
 
@@ -337,7 +342,7 @@ def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
 
 def buttons_draw_at_start(t: Tournament, *, actor=None) -> dict[int, int]:
     """RULES 2.1: at the start every table with players draws its button by high card."""
-    rows = [r for r in _open_tables(t) if r.button_seat is None]
+    rows = [r for r in open_tables(t) if r.button_seat is None]
     if not rows:
         return {}
     tables = _load(rows)
@@ -405,7 +410,7 @@ def seating_draw_all(*, tournament_id: int, actor=None) -> list[dict[str, Any]]:
         )
         if not entries:
             raise DomainError("nobody_to_draw", MSG_NOBODY_TO_DRAW, status=409)
-        rows = _open_tables(t)
+        rows = open_tables(t)
         need = seat_draw.tables_needed(len(entries), t.seats_per_table)
         if need > len(rows):
             rows += tables_open(t, count=need - len(rows))
@@ -445,11 +450,11 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
         row = _table(t, table_number)
         if row.status != Table.Status.OPEN:
             raise DomainError("table_broken", MSG_TABLE_BROKEN, status=409)
-        others = [r for r in _open_tables(t) if r.number != table_number]
+        others = [r for r in open_tables(t) if r.number != table_number]
         if not others:
             raise DomainError("last_table", MSG_LAST_TABLE, status=409)
         leaving = _load([row])[table_number]
-        counts = _counts(t, others)
+        counts = _counts(others)
         room = sum(
             r.seats - len(r.unavailable_seats or ()) - counts.get(r.number, 0) for r in others
         )

@@ -85,6 +85,7 @@ class Journal:
         self.created: dict[str, list[int]] = {"entry": [], "table": [], "player": []}
         self.events: list = []  # Event rows recorded by this action; the last is its own
         self.call: dict[str, Any] | None = None  # how to redo it
+        self.changed: list = []  # earlier Events whose payload the action rewrote
         self.levels: list[dict[str, Any]] | None = None  # the structure before, if changed
         self.shift_places = 0  # busted players' places moved down by late entries
 
@@ -98,6 +99,17 @@ class Journal:
         for row in Entry.objects.filter(pk__in=todo).values("pk", *ENTRY_FIELDS):
             pk = row.pop("pk")
             self.entries[pk] = {k: _jsonable(v) for k, v in row.items()}
+
+    def note_entry_rows(self, rows) -> None:
+        """The before images of Entry instances the caller has just loaded (no query)."""
+        for e in rows:
+            if e.pk not in self.entries:
+                self.entries[e.pk] = {f: _jsonable(getattr(e, f)) for f in ENTRY_FIELDS}
+
+    def note_seat_rows(self, rows) -> None:
+        """Before images of seats the caller has read: (entry_id, table_id, number, waits)."""
+        for e, table_id, number, waits in rows:
+            self.seats.setdefault(e, [table_id, number, waits])
 
     def note_seats(self, entry_ids) -> None:
         from tables.models import Seat
@@ -171,6 +183,9 @@ def journal(t):
             if redoing.get() is not None:
                 event.payload["redo_of"] = redoing.get()
             event.save(update_fields=["payload"])
+        for other in j.changed:
+            if not j.events or other is not j.events[-1]:
+                other.save(update_fields=["payload"])
     finally:
         _current.reset(token)
 

@@ -118,6 +118,14 @@ def _prizes(t: Tournament, *, entries: int, pool: int) -> tuple[int, ...]:
     return payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
 
 
+def paid_places(t: Tournament) -> int:
+    """How many places the prizes pay (RULES 8.2): the pinned amounts once frozen, else the
+    table in use (its length does not depend on the pool; one count at most)."""
+    if t.frozen_prizes is not None:
+        return len(t.frozen_prizes)
+    return len(table_of(t))
+
+
 def prizes_of(t: Tournament) -> tuple[int, ...]:
     """Prize per place, first place first (RULES 8.2); the frozen amounts once frozen."""
     money = _money_in(t)

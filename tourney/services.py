@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -73,6 +74,17 @@ def record_event(t: Tournament | None, kind: str, payload: dict[str, Any], actor
     if j is not None:
         j.events.append(event)
     return event
+
+
+def event_payload_set(event: Event, payload: dict[str, Any]) -> None:
+    """Rewrite an Event's payload once the action knows its outcome. Inside a journaled
+    action the journal writes it with the undo data (one UPDATE, not two)."""
+    event.payload = payload
+    j = journal_current()
+    if j is None:
+        event.save(update_fields=["payload"])
+    elif event not in j.changed:
+        j.changed.append(event)
 
 
 @contextmanager
@@ -519,7 +531,8 @@ def elimination_record(
 ) -> dict[str, Any]:
     """Players broke in one hand, with their stacks at the start of it (RULES 7.1–7.3):
     places, then the breaks, redraws and balancing moves this causes (RULES 3), at once."""
-    from tables.services import rebalance, seat_alternates, seats_of, unseat
+    from tables.models import Seat
+    from tables.services import open_tables, rebalance, seat_alternates, unseat
 
     if not busts:
         raise DomainError("bad_input", MSG_NO_BUSTS, fields={"entries": MSG_NO_BUSTS})
@@ -541,8 +554,16 @@ def elimination_record(
                 raise DomainError(
                     "entry_not_seated", MSG_ENTRY_NOT_SEATED, status=409, fields={"id": eid}
                 )
-        seated_now = Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
-        where = seats_of(t, ids)
+        # Every seated entry sits at an open table, and each table's count is kept by the
+        # seat triggers: the open tables' rows give the players still in without a count.
+        rows = open_tables(t)
+        seated_now = sum(r.players for r in rows)
+        seat_rows = list(
+            Seat.objects.filter(tournament=t, entry_id__in=ids).values_list(
+                "entry_id", "table_id", "table__number", "number", "waits_for_button"
+            )
+        )
+        where = {e: (tn, s) for e, _, tn, s, _ in seat_rows}
         busts_all = [
             places_engine.Bust(
                 entry=eid,
@@ -573,7 +594,8 @@ def elimination_record(
             ]
         placed = places_engine.assign_places(players_before=players_before, busted=busts_all)
         if j := journal_current():
-            j.note_entries(ids + [e.pk for e in earlier])
+            j.note_entry_rows([*entries.values(), *earlier])
+            j.note_seat_rows([(e, tid, s, w) for e, tid, _, s, w in seat_rows])
         now = timezone.now()
         event = record_event(t, "elimination", {"busts": [list(b) for b in busts]}, actor)
         by_entry = {p.entry: p for p in placed}
@@ -586,65 +608,63 @@ def elimination_record(
                 "seat": where.get(eid, (None, None))[1],
             }
             p = by_entry[eid]
-            e.status = Entry.Status.BUSTED
-            e.place, e.place_to = p.place, p.place_to
-            e.bust_stack = stack
-            e.bust_hand = event.pk
             e.bust_table, e.bust_seat = where.get(eid, (None, None))
-            e.busted_at = now
-            e.h4h_round = t.hand_for_hand_round if t.hand_for_hand else None
-        for e in earlier:
+            Entry.objects.filter(pk=eid).update(
+                status=Entry.Status.BUSTED,
+                place=p.place,
+                place_to=p.place_to,
+                bust_stack=stack,
+                bust_hand=event.pk,
+                bust_table=e.bust_table,
+                bust_seat=e.bust_seat,
+                busted_at=now,
+                h4h_round=t.hand_for_hand_round if t.hand_for_hand else None,
+            )
+        for e in earlier:  # the round's earlier busts share the places anew (RULES 7.3)
             p = by_entry[e.pk]
-            e.place, e.place_to = p.place, p.place_to
-        Entry.objects.bulk_update(
-            list(entries.values()) + earlier,
-            [
-                "status",
-                "place",
-                "place_to",
-                "bust_stack",
-                "bust_hand",
-                "bust_table",
-                "bust_seat",
-                "busted_at",
-                "h4h_round",
-            ],
-        )
+            if (e.place, e.place_to) != (p.place, p.place_to):
+                Entry.objects.filter(pk=e.pk).update(place=p.place, place_to=p.place_to)
         unseat(t, ids)
         alternates = seat_alternates(t, event=event)
-        result = rebalance(t, event=event)
+        if not alternates:
+            # The rows read above, less the players who just left: no second read.
+            gone = Counter(tn for tn, _ in where.values())
+            rows = [r._replace(players=r.players - gone[r.number]) for r in rows]
+        result = rebalance(t, event=event, rows=None if alternates else rows)
         result["moves"] = alternates + result["moves"]
         winner = None
-        remaining = list(
-            Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).order_by()[:2]
-        )
-        if len(remaining) == 1:
-            winner = remaining[0]
-            if j := journal_current():
-                j.note_entries([winner.pk])
-            winner.place = winner.place_to = 1
-            winner.save(update_fields=["place", "place_to"])
-            t.status = Tournament.Status.FINISHED
-            Tournament.objects.filter(pk=t.pk).update(status=t.status)
-        from tourney.money import prizes_assign, prizes_of
+        if seated_now - len(ids) + len(alternates) <= 1:
+            remaining = list(
+                Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).order_by()[:2]
+            )
+            if len(remaining) == 1:
+                winner = remaining[0]
+                if j := journal_current():
+                    j.note_entries([winner.pk])
+                winner.place = winner.place_to = 1
+                winner.save(update_fields=["place", "place_to"])
+                t.status = Tournament.Status.FINISHED
+                Tournament.objects.filter(pk=t.pk).update(status=t.status)
+        from tourney.money import paid_places, prizes_assign
 
         # An elimination changes no money: only the places it gave can change prizes. Far
         # from the money (every new place below the paid ones) there is nothing to assign.
-        paid = len(t.frozen_prizes) if t.frozen_prizes is not None else len(prizes_of(t))
         dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
-        if winner is not None or dealt or min(p.place for p in placed) <= paid:
+        if winner is not None or dealt or min(p.place for p in placed) <= paid_places(t):
             prizes_assign(t)
-        event.payload = {
-            "busts": [list(b) for b in busts],
-            "places": [
-                {"entry": p.entry, "place": p.place, "place_to": p.place_to} for p in placed
-            ],
-            "before": before_rows,
-            "moves": [m["id"] for m in result["moves"]],
-            "winner": winner.pk if winner else None,
-            "seed": result.get("seed"),
-        }
-        event.save(update_fields=["payload"])
+        event_payload_set(
+            event,
+            {
+                "busts": [list(b) for b in busts],
+                "places": [
+                    {"entry": p.entry, "place": p.place, "place_to": p.place_to} for p in placed
+                ],
+                "before": before_rows,
+                "moves": [m["id"] for m in result["moves"]],
+                "winner": winner.pk if winner else None,
+                "seed": result.get("seed"),
+            },
+        )
     return {
         "places": [
             {"entry": p.entry, "place": p.place, "place_to": p.place_to}

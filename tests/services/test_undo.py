@@ -15,6 +15,8 @@ from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.undo import action_redo, action_undo
 
+from .test_table_players import assert_table_players_true
+
 pytestmark = pytest.mark.django_db
 
 T_FIELDS = (
@@ -34,6 +36,7 @@ T_FIELDS = (
 def snapshot(t: Tournament, *, times: bool = True) -> dict:
     """The whole state of a tournament a director could see (ids and the log excluded)."""
     t = Tournament.objects.get(pk=t.pk)
+    assert_table_players_true(t)
     if not times:
         snap = snapshot(t)
         snap["entries"] = [row[:-1] for row in snap["entries"]]  # busted_at: when it was done
@@ -61,7 +64,7 @@ def snapshot(t: Tournament, *, times: bool = True) -> dict:
         ),
         "tables": sorted(
             Table.objects.filter(tournament=t).values_list(
-                "number", "status", "button_seat", "break_rank", "unavailable_seats"
+                "number", "status", "button_seat", "break_rank", "unavailable_seats", "players"
             ),
             key=str,
         ),
