@@ -3,11 +3,13 @@ tournament row already locked) or as services of their own (the ``table_*`` func
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Max
+from django.db.models import Max, TextField
+from django.db.models.functions import Cast
 
 from tables.engine import balancing, seat_draw
 from tables.engine import model as em
@@ -43,14 +45,21 @@ class TableRow(NamedTuple):
 
 
 def open_tables(t: Tournament) -> list[TableRow]:
-    return [
-        TableRow(*r)
-        for r in Table.objects.filter(tournament=t, status=Table.Status.OPEN)
+    """The open tables, by number. Read on every elimination at a thousand tables, so the
+    unavailable seats come as text and are parsed only where there are any."""
+    rows = (
+        Table.objects.filter(tournament=t, status=Table.Status.OPEN)
         .order_by("number")
-        .values_list(
-            "pk", "number", "seats", "break_rank", "button_seat", "unavailable_seats", "players"
-        )
+        .annotate(blocked=Cast("unavailable_seats", output_field=TextField()))
+        .values_list("pk", "number", "seats", "break_rank", "button_seat", "blocked", "players")
+    )
+    return [
+        TableRow(pk, n, seats, rank, button, [] if b in NONE_BLOCKED else json.loads(b), players)
+        for pk, n, seats, rank, button, b, players in rows
     ]
+
+
+NONE_BLOCKED = frozenset({None, "", "[]", "null"})
 
 
 def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:
@@ -133,21 +142,30 @@ def _insert(model, columns: Sequence[str], rows: Sequence[tuple]) -> None:
 
 
 def apply_moves(
-    t: Tournament, moves: Sequence[em.Move], *, event: Event | None
+    t: Tournament,
+    moves: Sequence[em.Move],
+    *,
+    event: Event | None,
+    table_ids: dict[int, int] | None = None,
 ) -> list[dict[str, Any]]:
     """Write a batch of moves: the movers leave their seats first, so a batch may swap seats
     (a redraw) without ever holding two entries in one seat. Every move but a first seating
-    is recorded as a Move row (RULES 3.8)."""
+    is recorded as a Move row (RULES 3.8). ``table_ids``: table number -> id, if known."""
     if not moves:
         return []
-    numbers = {m.to_table for m in moves}
-    table_ids = dict(
-        Table.objects.filter(tournament=t, number__in=numbers).values_list("number", "id")
-    )
+    if table_ids is None:
+        table_ids = dict(
+            Table.objects.filter(tournament=t, number__in={m.to_table for m in moves}).values_list(
+                "number", "id"
+            )
+        )
     final = {m.entry: m for m in moves}  # a player may move twice: a break, then a redraw
+    newly = [m.entry for m in moves if m.from_table is None]
     if j := journal_current():
-        j.note_seats(list(final))
-        j.note_entries(list(final))
+        # Entries this action made need no before image: undo deletes them and their seats.
+        fresh = set(j.created["entry"])
+        j.note_seats([e for e in final if e not in fresh])
+        j.note_entries([e for e in newly if e not in fresh])  # a first seating sets status
     if any(m.from_table is not None for m in final.values()):
         Seat.objects.filter(entry_id__in=list(final)).delete()
     _insert(
@@ -175,7 +193,6 @@ def apply_moves(
     )
     if any(r.pk is None for r in rows):  # backends without RETURNING ids on bulk insert
         rows = list(Move.objects.filter(event=event).order_by("id"))[-len(recorded) :]
-    newly = [m.entry for m in moves if m.from_table is None]
     if newly:
         Entry.objects.filter(pk__in=newly).exclude(status=Entry.Status.SEATED).update(
             status=Entry.Status.SEATED
@@ -253,7 +270,7 @@ def seat_entry(
     row = next(r for r in rows if r.number == number)
     table = _load([row])[number]
     move = seat_draw.late_seat(entry.pk, [table], rng)
-    written = apply_moves(t, [move], event=event)
+    written = apply_moves(t, [move], event=event, table_ids={row.number: row.pk})
     entry.status = Entry.Status.SEATED
     _maybe_draw_button(t, table.with_player(move.to_seat, entry.pk, waits=move.waits_for_button))
     if opened and t.clock_started and len(rows) > 1:
@@ -304,23 +321,27 @@ def rebalance(
     def load(number: int) -> em.Table:
         return _load([by_number[number]])[number]
 
+    def load_many(numbers: Sequence[int]) -> dict[int, em.Table]:
+        return _load([by_number[n] for n in numbers])
+
     result = balancing.rebalance(
         counts=counts,
         capacity=capacity,
         break_order=_break_order(rows),
         load=load,
+        load_many=load_many,
         settings=_settings(t),
         rng=rng,
     )
     if j := journal_current():
-        j.note_tables(numbers=list(result.broken) + list(result.buttons))
+        j.note_table_rows(by_number[n] for n in dict.fromkeys([*result.broken, *result.buttons]))
     if result.broken:
         Table.objects.filter(tournament=t, number__in=result.broken).update(
             status=Table.Status.BROKEN, button_seat=None
         )
     for number, seat in result.buttons.items():
         Table.objects.filter(tournament=t, number=number).update(button_seat=seat)
-    written = apply_moves(t, result.moves, event=event)
+    written = apply_moves(t, result.moves, event=event, table_ids={r.number: r.pk for r in rows})
     if result.redraw:
         # RULES 3.7: after a redraw everyone is dealt in, also those who drew their own seat.
         still = list(

@@ -1,9 +1,11 @@
 """The Celery app. Loaded from TourneyConfig.ready() (not from the package __init__, so that
 importing the pure engines under tourney/engine loads neither Django nor Celery)."""
 
+import gc
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
 from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tourney.settings")
@@ -17,3 +19,10 @@ app.conf.beat_schedule = {
         "schedule": getattr(settings, "CLOCK_SWEEP_SECONDS", 5.0),
     },
 }
+
+
+@worker_process_init.connect
+def _freeze_startup_objects(**_kwargs) -> None:
+    """As in tourney/wsgi.py: what a worker process loaded at start stays out of the garbage
+    collector's full passes, so a level change is never held up by one."""
+    gc.freeze()

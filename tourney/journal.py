@@ -133,6 +133,12 @@ class Journal:
             pk = row.pop("pk")
             self.tables.setdefault(pk, row)
 
+    def note_table_rows(self, rows) -> None:
+        """Before images of open tables the caller has read (``tables.services.TableRow``)."""
+        for r in rows:
+            image = {f: getattr(r, f) for f in TABLE_FIELDS if f != "status"}
+            self.tables.setdefault(r.pk, {"status": "open", **image})
+
     def note_levels(self, items) -> None:
         from dataclasses import asdict
 

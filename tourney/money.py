@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
@@ -118,12 +118,20 @@ def _prizes(t: Tournament, *, entries: int, pool: int) -> tuple[int, ...]:
     return payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
 
 
-def paid_places(t: Tournament) -> int:
-    """How many places the prizes pay (RULES 8.2): the pinned amounts once frozen, else the
-    table in use (its length does not depend on the pool; one count at most)."""
+def place_is_paid(t: Tournament, place: int) -> bool:
+    """Whether ``place`` is among the places the prizes pay (RULES 8.2): the pinned amounts
+    once frozen, else the table in use. Asked on every elimination, so for the default table
+    it first looks at the highest entry number (one index entry): the default pays more
+    places only for larger fields, and there are never more entries than that number."""
     if t.frozen_prizes is not None:
-        return len(t.frozen_prizes)
-    return len(table_of(t))
+        return place <= len(t.frozen_prizes)
+    if t.payout_percentages:
+        return place <= len(t.payout_percentages)
+    top = Entry.objects.filter(tournament=t).aggregate(top=Max("number"))["top"] or 0
+    if not top or place > payouts_engine.paid_places(top):
+        return False
+    entries = Entry.objects.filter(tournament=t).count()
+    return place <= payouts_engine.paid_places(entries)
 
 
 def prizes_of(t: Tournament) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Min
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -516,14 +516,16 @@ def _shift_busted_places(t: Tournament, by: int) -> None:
     arriving, every player already out finishes one place lower per new entry (the first out
     finishes last). Undo shifts them back."""
     busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, place__isnull=False)
-    if not busted.exists():
+    if not busted.update(place=F("place") + by, place_to=F("place_to") + by):
         return
-    busted.update(place=F("place") + by, place_to=F("place_to") + by)
     if j := journal_current():
         j.shift_places += by
-    from tourney.money import prizes_assign
+    from tourney.money import place_is_paid, prizes_assign
 
-    prizes_assign(t)
+    # Prizes change only if a busted player now holds, or held, a paid place.
+    best = busted.aggregate(best=Min("place"))["best"]
+    if place_is_paid(t, best - max(by, 0)) or busted.exclude(prize=0).exists():
+        prizes_assign(t)
 
 
 def elimination_record(
@@ -629,7 +631,10 @@ def elimination_record(
         if not alternates:
             # The rows read above, less the players who just left: no second read.
             gone = Counter(tn for tn, _ in where.values())
-            rows = [r._replace(players=r.players - gone[r.number]) for r in rows]
+            rows = [
+                r._replace(players=r.players - gone[r.number]) if r.number in gone else r
+                for r in rows
+            ]
         result = rebalance(t, event=event, rows=None if alternates else rows)
         result["moves"] = alternates + result["moves"]
         winner = None
@@ -645,12 +650,12 @@ def elimination_record(
                 winner.save(update_fields=["place", "place_to"])
                 t.status = Tournament.Status.FINISHED
                 Tournament.objects.filter(pk=t.pk).update(status=t.status)
-        from tourney.money import paid_places, prizes_assign
+        from tourney.money import place_is_paid, prizes_assign
 
         # An elimination changes no money: only the places it gave can change prizes. Far
         # from the money (every new place below the paid ones) there is nothing to assign.
         dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
-        if winner is not None or dealt or min(p.place for p in placed) <= paid_places(t):
+        if winner is not None or dealt or place_is_paid(t, min(p.place for p in placed)):
             prizes_assign(t)
         event_payload_set(
             event,

@@ -60,6 +60,9 @@ class Rebalance:
     tables: Mapping[int, Table] = field(default_factory=dict)
 
 
+PRELOAD_MAX = 32  # more tables than this tie only in contrived fields: load those lazily
+
+
 def tolerance_for(open_tables: int, settings: SeatingSettings) -> int:
     """Allowed spread of table sizes — RULES 3.1: the setting, or else 2 above six tables, 1."""
     if open_tables < 0:
@@ -81,6 +84,7 @@ class _Field:
 
     __slots__ = (
         "_load",
+        "_load_many",
         "_pos",
         "_seen",
         "cap",
@@ -100,6 +104,7 @@ class _Field:
         capacity: Mapping[int, int],
         break_order: Sequence[int],
         load: Callable[[int], Table],
+        load_many: Callable[[Sequence[int]], Mapping[int, Table]] | None = None,
     ) -> None:
         order = self.order = list(break_order)
         cnt = self.cnt = dict(counts)
@@ -128,6 +133,7 @@ class _Field:
         self.tables: dict[int, Table] = {}
         self.moves: list[Move] = []
         self._load = load
+        self._load_many = load_many
         self._seen: set[int] = set()
 
     @property
@@ -150,21 +156,36 @@ class _Field:
         """The working copy of table ``number``, loading it on first use."""
         table = self.tables.get(number)
         if table is None:
-            table = self._load(number)
-            if (
-                not isinstance(table, Table)
-                or table.number != number
-                or table.players != self.cnt[number]
-                or table.capacity != self.cap[number]
-            ):
-                raise DomainError(
-                    "inconsistent_table", MSG_LOADED_MISMATCH, fields={"table": number}
-                )
-            entries = set(table.occupants.values())
-            if not self._seen.isdisjoint(entries):
-                raise DomainError("inconsistent_table", MSG_ENTRY_TWICE, fields={"table": number})
-            self._seen |= entries
-            self.tables[number] = table
+            table = self._accept(number, self._load(number))
+        return table
+
+    def preload(self, numbers: Sequence[int]) -> None:
+        """Load, in one call of ``load_many``, tables the next steps will surely or likely
+        read (a database answers one query for several tables faster than one each)."""
+        if self._load_many is None:
+            return
+        todo = [n for n in dict.fromkeys(numbers) if n not in self.tables and n in self.cnt]
+        if len(todo) < 2 or len(todo) > PRELOAD_MAX:
+            return
+        loaded = self._load_many(todo)
+        for n in todo:
+            if n not in loaded:
+                raise DomainError("inconsistent_table", MSG_LOADED_MISMATCH, fields={"table": n})
+            self._accept(n, loaded[n])
+
+    def _accept(self, number: int, table: Table) -> Table:
+        if (
+            not isinstance(table, Table)
+            or table.number != number
+            or table.players != self.cnt[number]
+            or table.capacity != self.cap[number]
+        ):
+            raise DomainError("inconsistent_table", MSG_LOADED_MISMATCH, fields={"table": number})
+        entries = set(table.occupants.values())
+        if not self._seen.isdisjoint(entries):
+            raise DomainError("inconsistent_table", MSG_ENTRY_TWICE, fields={"table": number})
+        self._seen |= entries
+        self.tables[number] = table
         return table
 
     def close_next(self) -> int:
@@ -223,6 +244,7 @@ def _break_next(fld: _Field, rng: random.Random) -> int:
     """Break the next table of the order and seat its players — RULES 3.4, 3.5, 3.6."""
     if fld.cnt[fld.order[fld.first]] == 0:
         return fld.close_next()  # nothing to seat: no need to load it
+    fld.preload([fld.order[fld.first], *fld.shortest()[1]])
     broken = fld.table(fld.order[fld.first])
     number = fld.close_next()
     leaving = sorted(broken.occupants.items())
@@ -233,6 +255,7 @@ def _break_next(fld: _Field, rng: random.Random) -> int:
         if not ties:
             fewest, ties = fld.shortest()
             assert ties  # the break condition guarantees room
+            fld.preload(ties)
             pool = sum(fld.cap[t] for t in ties) - fewest * len(ties)
         # RULES 3.6: one seat drawn uniformly from all open seats of the shortest tables.
         pick = rng.randrange(pool)
@@ -252,6 +275,7 @@ def _break_next(fld: _Field, rng: random.Random) -> int:
 
 def _redraw(fld: _Field, rng: random.Random) -> dict[int, int]:
     """Full random redraw of the open tables — RULES 3.7. Returns the new buttons."""
+    fld.preload(fld.open_tables())
     tables = [fld.table(n) for n in fld.open_tables()]
     seated = [(t.number, s, e) for t in tables for s, e in sorted(t.occupants.items())]
     sizes = even_sizes(len(seated), [t.capacity for t in tables], rng)
@@ -303,6 +327,7 @@ def _balance(fld: _Field, tolerance: int, rng: random.Random) -> None:
         # RULES 3.2: ties give the table due to break soonest; 3.3: receive the one due last.
         src = fld.order[fld.first + counts.index(most)]
         dst = ties[-1]
+        fld.preload([src, dst])
         source = fld.table(src)
         seat = bb_next(source, rng)
         dst_seat, waits = worst_position(fld.table(dst), rng)
@@ -317,12 +342,15 @@ def rebalance(
     load: Callable[[int], Table],
     settings: SeatingSettings,
     rng: random.Random,
+    load_many: Callable[[Sequence[int]], Mapping[int, Table]] | None = None,
 ) -> Rebalance:
     """Break, redraw and balance the open tables after players left — RULES 3.
 
     ``counts``: players per open table (every open table, 0 allowed); ``capacity``: available
     seats per open table; ``break_order``: the open tables, first to break first (RULES 3.5);
-    ``load(number)``: the current ``Table`` (called at most once per table per call).
+    ``load(number)``: the current ``Table`` (called at most once per table per call);
+    ``load_many(numbers)``, if given: several at once, ``{number: Table}``, used for the
+    tables a step is about to read (up to ``PRELOAD_MAX``); the result is the same either way.
 
     Order: (1) while the players fit in the other open tables, the next table in the order
     breaks and its players are seated at random at the tables with the fewest players (3.4,
@@ -331,7 +359,7 @@ def rebalance(
     fullest table (ties: due to break soonest) moves to the worst position of the shortest
     table (ties: due to break last) (3.2, 3.3). Later moves see the effect of earlier ones.
     """
-    fld = _Field(counts, capacity, break_order, load)
+    fld = _Field(counts, capacity, break_order, load, load_many)
     broken: list[int] = []
     while fld.open_count > 1 and fld.players <= fld.seats - fld.cap[fld.order[fld.first]]:
         broken.append(_break_next(fld, rng))

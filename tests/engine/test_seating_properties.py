@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tables.engine.balancing import Rebalance, rebalance, tolerance_for
+from tables.engine.balancing import PRELOAD_MAX, Rebalance, rebalance, tolerance_for
 from tables.engine.blinds import (
     bb_next,
     blinds,
@@ -228,15 +228,41 @@ class Tournament:
             loads.append(number)
             return snapshot[number]
 
-        result = rebalance(
+        args = dict(
             counts=self.counts(),
             capacity={n: self.tables[n].capacity for n in self.order},
             break_order=list(self.order),
-            load=load,
             settings=self.rules,
-            rng=rng,
         )
+        state = rng.getstate()
+        result = rebalance(**args, load=load, rng=rng)
         assert len(loads) == len(set(loads))
+        # Loading several tables at once (what the services do) changes nothing but the
+        # number of calls; every table is still loaded at most once.
+        batches: list[list[int]] = []
+        singles: list[int] = []
+
+        def load_many(numbers):
+            batches.append(list(numbers))
+            return {n: snapshot[n] for n in numbers}
+
+        def load_one(number: int) -> Table:
+            singles.append(number)
+            return snapshot[number]
+
+        replay_rng = random.Random()
+        replay_rng.setstate(state)
+        again = rebalance(**args, load=load_one, load_many=load_many, rng=replay_rng)
+        assert (again.moves, again.broken, again.buttons, again.redraw) == (
+            result.moves,
+            result.broken,
+            result.buttons,
+            result.redraw,
+        )
+        assert {n: again.tables[n] for n in result.tables} == dict(result.tables)
+        loaded = [n for b in batches for n in b] + singles
+        assert all(1 < len(b) <= PRELOAD_MAX for b in batches)
+        assert len(loaded) == len(set(loaded)) and set(loads) <= set(loaded)
         for reason in sorted({m.reason for m in result.moves}):
             event(f"{reason} moves")  # shown by --hypothesis-show-statistics
         self.replay(result)

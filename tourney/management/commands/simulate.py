@@ -140,16 +140,20 @@ class Simulation:
         total_ms = sum(i.seconds for i in self.items) * 1000
         step = timedelta(milliseconds=int(total_ms * 0.85 / (self.n * 1.1)))
         raced: set[int] = set()
-        last_index = 0
+        last_index = index = 0
+        due = None  # when the current level ends: the clock's ETA task fires then (issue 4)
         while True:
             left = len(self.where)
             if left <= 1:
                 break
             self.now += step
-            with self.timed("clock"):
-                services.clock_announce(tournament_id=self.t.pk, now=self.now)
-                self.t.refresh_from_db()
-                index = clock_engine.state(self.items, services.anchor_of(self.t), self.now).index
+            if due is None or self.now >= due:
+                with self.timed("clock"):
+                    services.clock_announce(tournament_id=self.t.pk, now=self.now)
+                    self.t.refresh_from_db()
+                    state = clock_engine.state(self.items, services.anchor_of(self.t), self.now)
+                    index, due = state.index, state.ends_at
+                    self.counts["clock_announcements"] += 1
             if index != last_index:
                 last_index = index
                 item = self.items[index]
@@ -177,12 +181,11 @@ class Simulation:
         if not self.t.registration_open:
             return
         if self.counts["entries"] < self.n and self.rng.random() < 0.5:
-            tables = Table.objects.filter(tournament=self.t).count()
-            self.register()
-            if Table.objects.filter(tournament=self.t).count() != tables:
+            tables = set(self.where.values())
+            e = self.register()
+            self.refresh_seat_of(e.pk)
+            if self.where.get(e.pk) not in tables:
                 self.refresh_where()  # a table opened and balancing filled it (RULES 3.3)
-            else:
-                self.refresh_seat_of_last()
         busted = self.counts.get("last_busted")
         if busted and self.rng.random() < self.reentry_rate and self.counts["entries"] < self.n:
             try:
@@ -196,10 +199,6 @@ class Simulation:
             self.stacks[e.pk] = self.t.starting_stack
             self.refresh_seat_of(e.pk)
         self.counts["last_busted"] = 0
-
-    def refresh_seat_of_last(self) -> None:
-        e = Entry.objects.filter(tournament=self.t).order_by("-number").first()
-        self.refresh_seat_of(e.pk)
 
     def refresh_seat_of(self, entry_id: int) -> None:
         seat = Seat.objects.filter(entry_id=entry_id).values_list("table__number", flat=True)
