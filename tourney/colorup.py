@@ -137,21 +137,22 @@ def _unit(in_play: Sequence[int], remove: int) -> int | None:
     return larger[0] if larger else None
 
 
-def _seated(t: Tournament) -> dict[int, dict[int, tuple[int, str]]]:
-    """Open tables with players: {table: {seat: (entry, name)}}."""
+def _seated(t: Tournament, table: int | None = None) -> dict[int, dict[int, tuple[int, str]]]:
+    """Open tables with players: {table: {seat: (entry, name)}}; only ``table`` if given."""
     seated: dict[int, dict[int, tuple[int, str]]] = {}
-    for table, seat, entry, name in (
-        Seat.objects.filter(tournament=t, table__status=Table.Status.OPEN)
-        .order_by("table__number", "number")
-        .values_list("table__number", "number", "entry_id", "entry__player__name")
+    rows = Seat.objects.filter(tournament=t, table__status=Table.Status.OPEN)
+    if table is not None:
+        rows = rows.filter(table__number=table)
+    for table_number, seat, entry, name in rows.order_by("table__number", "number").values_list(
+        "table__number", "number", "entry_id", "entry__player__name"
     ):
-        seated.setdefault(table, {})[seat] = (entry, name)
+        seated.setdefault(table_number, {})[seat] = (entry, name)
     return seated
 
 
-def _live_races(t: Tournament) -> list[Event]:
+def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
     """Races not undone whose chip has not been taken out of play since (one per table and
-    chip): the races of the color-up under way."""
+    chip): the races of the color-up under way; only those of ``table`` if given."""
     finished: dict[int, int] = {}
     for pk, payload in Event.objects.filter(tournament=t, kind=FINISH_KIND).values_list(
         "pk", "payload"
@@ -159,6 +160,8 @@ def _live_races(t: Tournament) -> list[Event]:
         for d in payload.get("denominations", []):
             finished[d] = max(finished.get(d, 0), pk)
     races = Event.objects.filter(tournament=t, kind=RACE_KIND, undone=False).order_by("pk")
+    if table is not None:
+        races = races.filter(payload__table=table)
     return [ev for ev in races if ev.pk > finished.get(ev.payload["remove"], 0)]
 
 
@@ -358,7 +361,7 @@ def colorup_race_table(
         if unit % remove:
             raise _bad("bad_denominations", chip_race.MSG_NOT_MULTIPLE, remove=remove, unit=unit)
         per_unit = unit // remove
-        seats = _seated(t).get(table_number, {})
+        seats = _seated(t, table_number).get(table_number, {})
 
         for seat in [*odd_chips, *whole]:
             if not _is_int(seat) or seat not in seats:
@@ -377,7 +380,7 @@ def colorup_race_table(
                 raise _bad("bad_counted", MSG_BAD_COUNTED, counted=counted)
             direct_chips = rest // per_unit
 
-        at_table = _races_by_table(_live_races(t)).get(table_number, {})
+        at_table = _races_by_table(_live_races(t, table_number)).get(table_number, {})
         if remove in at_table:
             raise _bad(
                 "already_raced",
@@ -467,7 +470,7 @@ def colorup_race_undo(
         _table(t, table_number)
         chips = _chips(t)
         _known_in_play(chips, remove)
-        at_table = _races_by_table(_live_races(t)).get(table_number, {})
+        at_table = _races_by_table(_live_races(t, table_number)).get(table_number, {})
         race = at_table.get(remove)
         if race is None:
             raise _bad("race_not_found", MSG_RACE_NOT_FOUND, 404, table=table_number, remove=remove)
