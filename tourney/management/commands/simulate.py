@@ -59,6 +59,7 @@ class Simulation:
         self.stacks: dict[int, int] = {}
         self.unit = 25  # the smallest chip in play
         self.where: dict[int, int] = {}  # entry -> table number
+        self.at: dict[int, set[int]] = defaultdict(set)  # table number -> entries
         self.phase_s: dict[str, float] = defaultdict(float)
         self.counts: Counter = Counter()
         self.checks: Counter = Counter()
@@ -102,6 +103,21 @@ class Simulation:
         self.where = dict(
             Seat.objects.filter(tournament=self.t).values_list("entry_id", "table__number")
         )
+        self.at = defaultdict(set)
+        for e, tb in self.where.items():
+            self.at[tb].add(e)
+
+    def sit(self, entry_id: int, table: int) -> None:
+        self.leave(entry_id)
+        self.where[entry_id] = table
+        self.at[table].add(entry_id)
+
+    def leave(self, entry_id: int) -> None:
+        table = self.where.pop(entry_id, None)
+        if table is not None:
+            self.at[table].discard(entry_id)
+            if not self.at[table]:
+                del self.at[table]
 
     # ---------------------------------------------------------------- the day
     def run(self) -> dict[str, Any]:
@@ -181,7 +197,7 @@ class Simulation:
         if not self.t.registration_open:
             return
         if self.counts["entries"] < self.n and self.rng.random() < 0.5:
-            tables = set(self.where.values())
+            tables = set(self.at)
             e = self.register()
             self.refresh_seat_of(e.pk)
             if self.where.get(e.pk) not in tables:
@@ -204,17 +220,14 @@ class Simulation:
         seat = Seat.objects.filter(entry_id=entry_id).values_list("table__number", flat=True)
         seat = seat.first()
         if seat is not None:
-            self.where[entry_id] = seat
+            self.sit(entry_id, seat)
         self.stacks.setdefault(entry_id, self.t.starting_stack)
 
     def hand(self) -> None:
         """One all-in hand at a random table: one or two players bust, the winner takes
         their chips. Short stacks are likelier to be all in."""
-        by_table: dict[int, list[int]] = defaultdict(list)
-        for e, tb in self.where.items():
-            by_table[tb].append(e)
-        table = self.rng.choice(sorted(by_table))
-        players = by_table[table]
+        table = self.rng.choice(sorted(self.at))
+        players = sorted(self.at[table])
         if len(players) < 2:
             return
         weights = [1.0 / math.sqrt(self.stacks[e]) for e in players]
@@ -246,16 +259,16 @@ class Simulation:
         for e, stack in busts:
             self.stacks[winner] += stack
             self.stacks[e] = 0
-            del self.where[e]
+            self.leave(e)
             self.counts["last_busted"] = e
         for m in result["moves"]:
-            self.where[m["entry"]] = m["to"]["table"]
+            self.sit(m["entry"], m["to"]["table"])
             self.counts[f"moves_{m['reason']}"] += 1
         if any(m["reason"] == "seat" for m in result["moves"]):
             for m in result["moves"]:
                 self.stacks.setdefault(m["entry"], self.t.starting_stack)
         # the dealer moves the button on after the hand (RULES 2.1)
-        if self.rng.random() < 0.5 and table in set(self.where.values()):
+        if self.rng.random() < 0.5 and table in self.at:
             row = (
                 Table.objects.filter(tournament=self.t, number=table)
                 .values_list("button_seat", "seats")
@@ -284,10 +297,7 @@ class Simulation:
                 continue
             unit = in_play[in_play.index(d) + 1]
             seats = dict(Seat.objects.filter(tournament=self.t).values_list("entry_id", "number"))
-            by_table: dict[int, list[int]] = defaultdict(list)
-            for e, tb in self.where.items():
-                by_table[tb].append(e)
-            for table, players in sorted(by_table.items()):
+            for table, players in sorted((tb, sorted(es)) for tb, es in self.at.items()):
                 odd = {seats[e]: (self.stacks[e] % unit) // d for e in players}
                 whole = [seats[e] for e in players if self.stacks[e] < unit]
                 odd = {s: n for s, n in odd.items() if n}
