@@ -160,12 +160,14 @@ def apply_moves(
             )
         )
     final = {m.entry: m for m in moves}  # a player may move twice: a break, then a redraw
-    newly = [m.entry for m in moves if m.from_table is None]
-    if j := journal_current():
-        # Entries this action made need no before image: undo deletes them and their seats.
-        fresh = set(j.created["entry"])
+    j = journal_current()
+    # Entries this action made (created seated, RULES 1.3) need no before image and no
+    # status change: undo deletes them with their seats.
+    fresh = set(j.created["entry"]) if j else set()
+    newly = [m.entry for m in moves if m.from_table is None and m.entry not in fresh]
+    if j:
         j.note_seats([e for e in final if e not in fresh])
-        j.note_entries([e for e in newly if e not in fresh])  # a first seating sets status
+        j.note_entries(newly)  # a first seating sets the status
     if any(m.from_table is not None for m in final.values()):
         Seat.objects.filter(entry_id__in=list(final)).delete()
     _insert(

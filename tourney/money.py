@@ -136,8 +136,8 @@ def place_is_paid(t: Tournament, place: int) -> bool:
 
 def prizes_of(t: Tournament) -> tuple[int, ...]:
     """Prize per place, first place first (RULES 8.2); the frozen amounts once frozen."""
-    money = _money_in(t)
-    return _prizes(t, entries=money["entries"], pool=_pool(t, money["paid"]))
+    agg = Entry.objects.filter(tournament=t).aggregate(entries=Count("id"), paid=Sum("paid"))
+    return _prizes(t, entries=agg["entries"], pool=_pool(t, agg["paid"] or 0))
 
 
 def _remaining(t: Tournament) -> list[Entry]:

@@ -481,11 +481,14 @@ def entry_register(
             .first()
             or 0
         ) + 1
+        seat_now = t.draw_at_registration or t.clock_started
         entry = Entry.objects.create(
             tournament=t,
             player=player,
             number=number,
-            status=Entry.Status.REGISTERED,
+            # Seated at once (RULES 1.3) unless it waits for the draw at the start; seat_entry
+            # makes it an alternate if every seat is taken.
+            status=Entry.Status.SEATED if seat_now else Entry.Status.REGISTERED,
             chips_bought=t.starting_stack,
             paid=t.buy_in,
             fee_paid=t.fee,
@@ -501,7 +504,7 @@ def entry_register(
             {"entry": entry.pk, "number": number, "name": player.name},
             actor,
         )
-        if t.draw_at_registration or t.clock_started:
+        if seat_now:
             seat_entry(t, entry, event=event)
         _shift_busted_places(t, +1)
         if t.frozen_prizes is not None:  # a director's late override: share the new money
