@@ -8,7 +8,8 @@ gunicorn on a free 127.0.0.1 port, then measures
   2. a load of --rate requests/s for --seconds from a second process (wrk when installed,
      else a Python thread pool with http.client): 95% polls holding the current ETag (304),
      5% screens without one (200 with the whole state).
-Targets (issue 9): 304 median ≤ 2 ms; p99 under load ≤ 20 ms. Exits non-zero on a miss.
+Targets (issue 9): 304 median ≤ 2 ms; p99 under load ≤ 20 ms; (issue 11) each web process
+≤ 200 MB resident after the load. Exits non-zero on a miss.
 Bounded: at most about (20 + seconds) s and rate × seconds + 2,000 requests, 127.0.0.1 only.
 """
 
@@ -34,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 TARGET_304_MEDIAN_MS = 2.0
 TARGET_LOAD_P99_MS = 20.0
+TARGET_RSS_MB = 200  # issue 11: the web process under this load
 
 SEED = """
 import django, sys
@@ -48,6 +50,23 @@ services.clock_action(tournament_id=t.pk, action="start")
 t.refresh_from_db()
 print(t.display_token)
 """
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def worker_rss_mb(master: int) -> dict[str, float]:
+    """Resident memory of the gunicorn master and each worker (Linux /proc)."""
+    out = {"master": _rss_mb(master)}
+    children = Path(f"/proc/{master}/task/{master}/children")
+    pids = children.read_text().split() if children.exists() else []
+    for i, pid in enumerate(pids, start=1):
+        out[f"worker {i}"] = _rss_mb(int(pid))
+    return out
 
 
 def free_port() -> int:
@@ -237,7 +256,14 @@ def main() -> int:
             if times:
                 print(summary(f"load, {s}", times))
 
+        rss = worker_rss_mb(server.pid)
+        print(
+            "web process memory after the load (RSS, MB): "
+            + ", ".join(f"{name} {mb:.0f}" for name, mb in rss.items())
+        )
         misses = []
+        if max(rss.values(), default=0) > TARGET_RSS_MB:
+            misses.append(f"a web process above {TARGET_RSS_MB} MB")
         if statistics.median(seq) > TARGET_304_MEDIAN_MS:
             misses.append(f"304 median > {TARGET_304_MEDIAN_MS} ms")
         if pct(ok, 0.99) > TARGET_LOAD_P99_MS:

@@ -13,6 +13,8 @@ import segno
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from tourney import selectors_public as public
@@ -48,10 +50,26 @@ def _qr_svg(url: str) -> str:
     )
 
 
+def seating_rows(seating) -> str:
+    """The seating board's rows as HTML: built in Python, since a template loop over the
+    10,000 players of a big field takes a third of a second (benchmarks/pages.py)."""
+    row = (
+        '<li class="seat-row{}"><span class="who">{}</span><span class="tbl">{}</span>'
+        '<span class="st">{}</span></li>'
+    )
+    return mark_safe(  # noqa: S308 - every value is escaped here
+        "".join(
+            row.format(" moved" if moved else "", escape(name), escape(table), escape(seat))
+            for name, table, seat, moved, *_ in seating
+        )
+    )
+
+
 def _page_context(request: HttpRequest, token: str, state: dict) -> dict:
     player_url = request.build_absolute_uri(reverse("tourney-player", args=[token]))
     return {
         "state": state,
+        "seating_rows": seating_rows(state.get("seating", ())),
         "words": public.clock_words(state),
         "state_url": reverse("tourney-display-state", args=[token]),
         "player_url": player_url,

@@ -11,6 +11,7 @@ payouts, down to a winner. Every invariant is checked along the way and at the e
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import random
@@ -444,6 +445,7 @@ class Command(BaseCommand):
             raise CommandError("--entries must be between 2 and 100,000")
         if not 2 <= seats <= 12:
             raise CommandError("--seats must be between 2 and 12")
+        gc.freeze()  # as the web and worker processes do once loaded (tourney/wsgi.py)
         sim = Simulation(
             entries=entries, seats=seats, seed=seed, reentry_rate=reentry_rate, progress=not quiet
         )

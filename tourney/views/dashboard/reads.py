@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from tables.models import Move, Seat, Table
@@ -113,12 +113,7 @@ def _item_label(it: clock_engine.Item, number: int | None) -> str:
 def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> dict[str, Any]:
     rows = list(Table.objects.filter(tournament=t).order_by("number"))
     open_rows = [r for r in rows if r.status == Table.Status.OPEN]
-    counts = dict(
-        Seat.objects.filter(tournament=t)
-        .values_list("table_id")
-        .annotate(n=Count("id"))
-        .values_list("table_id", "n")
-    )
+    counts = {r.pk: r.players for r in open_rows}  # kept by the seat triggers
     big = len(open_rows) >= BIG_FIELD_TABLES
     q = (q or "").strip()[:60]
     found: list[dict[str, Any]] = []

@@ -1,0 +1,168 @@
+"""The screens at scale (issue 11): query counts and render times of the director's dashboard
+and its panels, the desk, the public display and the player page, for a 1,000-entry and a
+10,000-entry tournament in play.
+
+    .venv/bin/python benchmarks/pages.py [--small 1000] [--large 10000] [--repeat 10]
+
+Uses DATABASE_URL if set (a database it may fill), else a scratch SQLite file. Production
+settings (DEBUG off). Each page is fetched through Django's test client as the director
+(public pages anonymously): the render time is the median of ``--repeat`` fetches, the query
+count that of one more fetch. Targets: query counts the same at both sizes; render <= 100 ms
+at the large size. Exits non-zero on a miss."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+TARGET_MS = 100.0
+
+
+def setup_django() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="pages-bench-"))
+    os.environ.setdefault("TOURNEY_VAR_DIR", str(tmp))
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tourney.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "0")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-" + "x" * 40)
+    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    import gc
+
+    gc.freeze()  # as the web process does once loaded (tourney/wsgi.py)
+
+
+def tournament(entries: int, user, rng: random.Random):
+    """A tournament in play: ``entries`` seated by the draw, the clock running, a few dozen
+    players out (results, prizes and moves to show)."""
+    from tables import services as ts
+    from tourney import services
+    from tourney.models import Entry, Player
+
+    t = services.tournament_create(
+        actor=user,
+        name=f"Pages {entries}",
+        tables=0,
+        seats_per_table=9,
+        seed=7,
+        options={"draw_at_registration": False},
+    )
+    players = Player.objects.bulk_create(
+        Player(name=f"Player {entries}-{i:05d}") for i in range(entries)
+    )
+    Entry.objects.bulk_create(
+        Entry(
+            tournament=t,
+            player=p,
+            number=i + 1,
+            status=Entry.Status.REGISTERED,
+            chips_bought=t.starting_stack,
+            paid=t.buy_in,
+        )
+        for i, p in enumerate(players)
+    )
+    ts.seating_draw_all(tournament_id=t.pk, actor=user)
+    services.clock_action(tournament_id=t.pk, action="start", actor=user)
+    seated = list(Entry.objects.filter(tournament=t, status="seated").values_list("pk", flat=True))
+    for i, eid in enumerate(rng.sample(seated, 40)):
+        services.elimination_record(tournament_id=t.pk, busts=[(eid, 1000 + i)], actor=user)
+    t.refresh_from_db()
+    return t
+
+
+def pages(t) -> list[tuple[str, str, bool]]:
+    """(name, path, as the director) of every screen a 10,000-entry day keeps open. Panels
+    are fetched as htmx fetches them (the HX-Request header), the pages whole."""
+    td = f"/td/{t.pk}/"
+    return [
+        ("dashboard", td, True),
+        ("dashboard: clock panel", td + "clock/", True),
+        ("dashboard: tables panel", td + "tables/", True),
+        ("dashboard: moves panel", td + "moves/", True),
+        ("dashboard: event log", td + "log/", True),
+        ("dashboard: money", td + "money/", True),
+        ("desk", f"/desk/{t.pk}/", True),
+        ("display", f"/display/{t.display_token}/", False),
+        ("display state (200)", f"/display/{t.display_token}/state.json", False),
+        ("player page", f"/p/{t.display_token}/", False),
+    ]
+
+
+def measure(client, anon, path: str, as_director: bool, repeat: int) -> tuple[float, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    c = client if as_director else anon
+    headers = {"HX-Request": "true"} if path.count("/") > 3 and path.startswith("/td/") else {}
+    r = c.get(path, secure=True, headers=headers)
+    if r.status_code != 200:
+        raise SystemExit(f"{path}: HTTP {r.status_code}")
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        c.get(path, secure=True, headers=headers)
+        times.append((time.perf_counter() - t0) * 1000)
+    with CaptureQueriesContext(connection) as ctx:
+        c.get(path, secure=True, headers=headers)
+    return statistics.median(times), len(ctx.captured_queries)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--small", type=int, default=1000)
+    ap.add_argument("--large", type=int, default=10000)
+    ap.add_argument("--repeat", type=int, default=10)
+    args = ap.parse_args()
+    setup_django()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.test import Client
+
+    from tourney.roles import DIRECTOR_GROUP
+
+    user, _ = get_user_model().objects.get_or_create(username="pages-bench")
+    user.groups.add(Group.objects.get_or_create(name=DIRECTOR_GROUP)[0])
+    client, anon = Client(), Client()
+    client.force_login(user)
+    rng = random.Random(1)
+    results = {}
+    for size in (args.small, args.large):
+        t = tournament(size, user, rng)
+        results[size] = {
+            name: measure(client, anon, path, director, args.repeat)
+            for name, path, director in pages(t)
+        }
+    db = os.environ["DATABASE_URL"].split(":", 1)[0]
+    print(f"screens at scale — database {db}; render median of {args.repeat}, queries per page")
+    print(f"{'page':<26}{'ms @' + str(args.small):>12}{'ms @' + str(args.large):>13}"
+          f"{'queries':>16}")  # fmt: skip
+    misses = []
+    for name in results[args.small]:
+        (ms_s, q_s), (ms_l, q_l) = results[args.small][name], results[args.large][name]
+        print(f"{name:<26}{ms_s:>12.1f}{ms_l:>13.1f}{f'{q_s} / {q_l}':>16}")
+        if q_s != q_l:
+            misses.append(f"{name}: {q_s} queries at {args.small}, {q_l} at {args.large}")
+        if ms_l > TARGET_MS:
+            misses.append(f"{name}: {ms_l:.0f} ms > {TARGET_MS:.0f} ms")
+    print(
+        "targets (same query count; <= 100 ms): "
+        + ("MISS " + "; ".join(misses) if misses else "ok")
+    )
+    return 1 if misses else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
