@@ -35,6 +35,11 @@ def main() -> int:
             ["clock.py"] + (["--boundaries", "10"] if quick else []),
         ),
         ("public display (issue 9)", ["display.py"] + (["--seconds", "3"] if quick else [])),
+        (
+            "screens at scale (issue 11)",
+            ["pages.py"]
+            + (["--small", "300", "--large", "3000", "--repeat", "3"] if quick else []),
+        ),
         ("simulation (issue 11)", ["simulation.py"] + (["--entries", "1000"] if quick else [])),
     ]
     print(

@@ -445,7 +445,9 @@ class Command(BaseCommand):
             raise CommandError("--entries must be between 2 and 100,000")
         if not 2 <= seats <= 12:
             raise CommandError("--seats must be between 2 and 12")
-        gc.freeze()  # as the web and worker processes do once loaded (tourney/wsgi.py)
+        # As the web and worker processes do once loaded (tourney/wsgi.py); undone at the
+        # end, so a caller's process (the test suite) collects as before.
+        gc.freeze()
         sim = Simulation(
             entries=entries, seats=seats, seed=seed, reentry_rate=reentry_rate, progress=not quiet
         )
@@ -455,6 +457,8 @@ class Command(BaseCommand):
             summary = {"invariants_ok": False, "failed": str(exc), "checks": dict(sim.checks)}
             self.stdout.write(json.dumps(summary) if as_json else f"INVARIANT BROKEN: {exc}")
             raise CommandError(str(exc)) from None
+        finally:
+            gc.unfreeze()
         if as_json:
             self.stdout.write(json.dumps(summary, indent=2))
             return
