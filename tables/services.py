@@ -405,7 +405,7 @@ def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=
         table = _load([row])[row.number]
         released = released_by_button_move(table, seat) if row.button_seat is not None else ()
         if j := journal_current():
-            j.note_tables(ids=[row.pk])
+            j.note_table_rows([row])
             j.note_seats(list(released))
         if released:
             Seat.objects.filter(entry_id__in=released).update(waits_for_button=False)

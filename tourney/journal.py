@@ -86,6 +86,11 @@ class Journal:
         self.events: list = []  # Event rows recorded by this action; the last is its own
         self.call: dict[str, Any] | None = None  # how to redo it
         self.changed: list = []  # earlier Events whose payload the action rewrote
+        # Counters of the tournament row written once, at the end (flush_counters): the
+        # version screens poll (one step per Event) and the draw counter (RULES 1.1 seeds).
+        self.version_steps = 0
+        self.draw_counter: int | None = None
+        self.draw_counter_dirty = False
         self.levels: list[dict[str, Any]] | None = None  # the structure before, if changed
         self.shift_places = 0  # busted players' places moved down by late entries
 
@@ -134,10 +139,12 @@ class Journal:
             self.tables.setdefault(pk, row)
 
     def note_table_rows(self, rows) -> None:
-        """Before images of open tables the caller has read (``tables.services.TableRow``)."""
+        """Before images of tables the caller has read: ``Table`` rows, or the open tables'
+        ``tables.services.TableRow`` tuples."""
         for r in rows:
-            image = {f: getattr(r, f) for f in TABLE_FIELDS if f != "status"}
-            self.tables.setdefault(r.pk, {"status": "open", **image})
+            image = {f: getattr(r, f, "open") for f in TABLE_FIELDS}
+            image["unavailable_seats"] = list(image["unavailable_seats"] or [])
+            self.tables.setdefault(r.pk, image)
 
     def note_levels(self, items) -> None:
         from dataclasses import asdict
@@ -147,6 +154,22 @@ class Journal:
 
     def note_created(self, kind: str, ids) -> None:
         self.created[kind].extend(ids)
+
+    def flush_counters(self) -> None:
+        """Write the pending version steps and draw counter in one UPDATE."""
+        from django.db.models import F
+
+        from tourney.models import Tournament
+
+        fields: dict[str, Any] = {}
+        if self.version_steps:
+            fields["version"] = F("version") + self.version_steps
+        if self.draw_counter_dirty:
+            fields["draw_counter"] = self.draw_counter
+        if fields:
+            Tournament.objects.filter(pk=self.tournament_id).update(**fields)
+        self.version_steps = 0
+        self.draw_counter_dirty = False
 
     def as_payload(self) -> dict[str, Any]:
         return {
@@ -177,6 +200,7 @@ def journal(t):
     token = _current.set(j)
     try:
         yield j
+        j.flush_counters()
         if j.events:
             event = j.events[-1]  # the action's own event comes last (after e.g. buttons_drawn)
             event.payload = {

@@ -54,23 +54,30 @@ MSG_LEVELS_CHANGE_STARTED = "The structure cannot be replaced once the clock has
 
 def lock_tournament(tournament_id: int) -> Tournament:
     """Lock the tournament row for the rest of the transaction (the one lock order)."""
-    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-    if t is None:
-        raise DomainError("not_found", MSG_NOT_FOUND, status=404)
-    return t
+    j = journal_current()
+    if j is not None and j.tournament_id == tournament_id:
+        j.flush_counters()  # a nested service reads the row as the outer one left it
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise DomainError("not_found", MSG_NOT_FOUND, status=404) from None
 
 
 def record_event(t: Tournament | None, kind: str, payload: dict[str, Any], actor=None) -> Event:
-    """Write the audit row and bump the tournament's version (screens poll it)."""
+    """Write the audit row and bump the tournament's version (screens poll it); inside a
+    journaled action the bump is written with the action's other counters, once."""
+    j = journal_current()
     if t is not None:
-        Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
+        if j is not None and j.tournament_id == t.pk:
+            j.version_steps += 1
+        else:
+            Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
     event = Event.objects.create(
         tournament=t,
         kind=kind,
         payload=payload,
         actor=actor if (actor is not None and actor.is_authenticated) else None,
     )
-    j = journal_current()
     if j is not None:
         j.events.append(event)
     return event
@@ -101,10 +108,16 @@ def tournament_action(tournament_id: int, *, call: dict[str, Any] | None = None)
 
 def next_rng(t: Tournament) -> tuple[random.Random, int]:
     """A fresh, recorded seed per draw (RULES 1.1): replayable from (rng_seed, counter)."""
-    t.draw_counter += 1
+    j = journal_current()
+    mine = j is not None and j.tournament_id == t.pk
+    # The counter never goes back, even for a copy of the row read before a nested service.
+    t.draw_counter = max(t.draw_counter, (j.draw_counter or 0) if mine else 0) + 1
     digest = hashlib.sha256(f"{t.rng_seed}:{t.draw_counter}".encode()).digest()
     seed = int.from_bytes(digest[:8], "big") >> 1
-    Tournament.objects.filter(pk=t.pk).update(draw_counter=t.draw_counter)
+    if mine:
+        j.draw_counter, j.draw_counter_dirty = t.draw_counter, True  # written at the end
+    else:
+        Tournament.objects.filter(pk=t.pk).update(draw_counter=t.draw_counter)
     return random.Random(seed), seed
 
 
