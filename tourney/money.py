@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import Count, F, Max, Min, Q, Sum
 
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
@@ -240,6 +240,40 @@ def prizes_assign(t: Tournament) -> None:
     ).exclude(prize=0).update(prize=0)
 
 
+def prizes_refresh(t: Tournament) -> None:
+    """``prizes_assign`` when it can change anything: some finished entry holds a paid place,
+    a prize or a deal. Far from the money (late registration, most of the day) one look at
+    the best place finished settles it."""
+    agg = Entry.objects.filter(tournament=t, place__isnull=False).aggregate(
+        best=Min("place"),
+        prized=Count("pk", filter=Q(prize__gt=0) | Q(deal_amount__isnull=False)),
+    )
+    if agg["best"] is None and not agg["prized"]:
+        return
+    if agg["prized"] or place_is_paid(t, agg["best"]):
+        prizes_assign(t)
+
+
+def prizes_assign_placed(t: Tournament, entry_ids: Sequence[int]) -> None:
+    """The prizes of entries that just finished, once the prizes are frozen (RULES 7.2): a
+    finish changes no other finisher's places, and frozen amounts do not follow the pool,
+    so only these entries' prizes change (ties are among them)."""
+    assert t.frozen_prizes is not None
+    prizes = tuple(t.frozen_prizes)
+    finished = list(
+        Entry.objects.filter(pk__in=entry_ids).values_list(
+            "pk", "place", "place_to", "bust_table", "bust_seat", "prize"
+        )
+    )
+    money = payouts_engine.place_prizes(
+        prizes=prizes,
+        finishers=[(pk, p, pt, bt or 0, bs or 0) for pk, p, pt, bt, bs, _ in finished],
+    )
+    for pk, *_, prize in finished:
+        if money[pk] != prize:
+            Entry.objects.filter(pk=pk).update(prize=money[pk])
+
+
 # ---------------------------------------------------------------- shared checks
 
 
@@ -304,7 +338,9 @@ def _money_added(t: Tournament) -> tuple[int, ...] | None:
         )
         t.frozen_prizes = list(amounts)
         Tournament.objects.filter(pk=t.pk).update(frozen_prizes=t.frozen_prizes)
-    prizes_assign(t)
+        prizes_assign(t)
+    else:
+        prizes_refresh(t)
     return amounts
 
 

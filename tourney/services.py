@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Min
+from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -536,12 +536,9 @@ def _shift_busted_places(t: Tournament, by: int) -> None:
         return
     if j := journal_current():
         j.shift_places += by
-    from tourney.money import place_is_paid, prizes_assign
+    from tourney.money import prizes_refresh
 
-    # Prizes change only if a busted player now holds, or held, a paid place.
-    best = busted.aggregate(best=Min("place"))["best"]
-    if place_is_paid(t, best - max(by, 0)) or busted.exclude(prize=0).exists():
-        prizes_assign(t)
+    prizes_refresh(t)  # only if someone out now holds, or held, a paid place or a prize
 
 
 def elimination_record(
@@ -666,13 +663,19 @@ def elimination_record(
                 winner.save(update_fields=["place", "place_to"])
                 t.status = Tournament.Status.FINISHED
                 Tournament.objects.filter(pk=t.pk).update(status=t.status)
-        from tourney.money import place_is_paid, prizes_assign
+        from tourney.money import place_is_paid, prizes_assign, prizes_assign_placed
 
         # An elimination changes no money: only the places it gave can change prizes. Far
-        # from the money (every new place below the paid ones) there is nothing to assign.
+        # from the money (every new place below the paid ones) there is nothing to assign;
+        # with the prizes frozen, only the entries just placed get theirs.
         dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
-        if winner is not None or dealt or place_is_paid(t, min(p.place for p in placed)):
+        if winner is not None or dealt:
             prizes_assign(t)
+        elif place_is_paid(t, min(p.place for p in placed)):
+            if t.frozen_prizes is not None:
+                prizes_assign_placed(t, [p.entry for p in placed])
+            else:
+                prizes_assign(t)
         event_payload_set(
             event,
             {

@@ -677,3 +677,27 @@ def test_freeze_without_entries_is_refused_and_the_locked_helper_does_nothing(di
     t.refresh_from_db()
     assert t.frozen_prizes is None
     assert _events(t, "payouts_frozen") == 0
+
+
+def test_busts_in_the_money_after_the_freeze_get_the_prizes_a_full_recount_gives(
+    seated_tournament, director
+):
+    # RULES 7.2, 8.2: with the prizes frozen an elimination assigns only its own finishers'
+    # prizes; a full recount from scratch must find nothing to change, ties included.
+    t = seated_tournament
+    Tournament.objects.filter(pk=t.pk).update(registration_open=False, payout_percentages=None)
+    money.payouts_freeze(tournament_id=t.pk, actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    left = list(Entry.objects.filter(tournament=t, status="seated").order_by("number"))
+    while len(left) > 1:
+        if len(left) in (4, 7):  # two out in one hand with equal stacks: a tie
+            busts = [(left[0].pk, 500), (left[1].pk, 500)]
+        else:
+            busts = [(left[0].pk, 900)]
+        services.elimination_record(tournament_id=t.pk, busts=busts, actor=director)
+        before = dict(Entry.objects.filter(tournament=t).values_list("pk", "prize"))
+        money.prizes_assign(Tournament.objects.get(pk=t.pk))
+        assert dict(Entry.objects.filter(tournament=t).values_list("pk", "prize")) == before
+        left = list(Entry.objects.filter(tournament=t, status="seated").order_by("number"))
+    prizes = sorted(Entry.objects.filter(tournament=t).values_list("prize", flat=True))
+    assert sum(prizes) == money.pool_of(t) and prizes[-1] > 0
