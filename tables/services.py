@@ -19,7 +19,7 @@ from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
 from tourney.journal import current as journal_current
 from tourney.models import Entry, Event, Tournament
-from tourney.services import next_rng, record_event, tournament_action
+from tourney.services import event_saved, next_rng, record_event, tournament_action
 
 MSG_NO_TABLE = "No such table."
 MSG_TABLE_BROKEN = "This table is broken."
@@ -179,6 +179,8 @@ def apply_moves(
         ],
     )
     recorded = [m for m in moves if m.reason != "seat"]
+    if recorded and event is not None:
+        event_saved(event)  # the moves point at it
     rows = Move.objects.bulk_create(
         Move(
             tournament=t,
@@ -417,6 +419,7 @@ def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=
             "button_set",
             {"table": table_number, "before": before, "after": seat, "released": sorted(released)},
             actor,
+            defer=True,
         )
     return row
 

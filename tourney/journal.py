@@ -203,16 +203,24 @@ def journal(t):
         j.flush_counters()
         if j.events:
             event = j.events[-1]  # the action's own event comes last (after e.g. buttons_drawn)
+            for earlier in j.events[:-1]:  # deferred ones (record_event), in their order
+                if earlier.pk is None:
+                    earlier.save(force_insert=True)
+            # A deferred last event is inserted with all this; its own id joins the list of
+            # the action's events when undo reads it (tourney/undo.py).
             event.payload = {
                 **event.payload,
                 "undo": j.as_payload(),
-                "events": [e.pk for e in j.events],
+                "events": [e.pk for e in j.events if e.pk is not None],
             }
             if j.call is not None:
                 event.payload["call"] = j.call
             if redoing.get() is not None:
                 event.payload["redo_of"] = redoing.get()
-            event.save(update_fields=["payload"])
+            if event.pk is None:
+                event.save(force_insert=True)
+            else:
+                event.save(update_fields=["payload"])
         for other in j.changed:
             if not j.events or other is not j.events[-1]:
                 other.save(update_fields=["payload"])

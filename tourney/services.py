@@ -63,23 +63,44 @@ def lock_tournament(tournament_id: int) -> Tournament:
         raise DomainError("not_found", MSG_NOT_FOUND, status=404) from None
 
 
-def record_event(t: Tournament | None, kind: str, payload: dict[str, Any], actor=None) -> Event:
+def record_event(
+    t: Tournament | None, kind: str, payload: dict[str, Any], actor=None, *, defer: bool = False
+) -> Event:
     """Write the audit row and bump the tournament's version (screens poll it); inside a
-    journaled action the bump is written with the action's other counters, once."""
+    journaled action the bump is written with the action's other counters, once.
+
+    ``defer``: inside a journaled action, the row is inserted at the end together with its
+    undo data (one INSERT instead of an INSERT and an UPDATE). For callers that need no id
+    during the action; ``event_saved`` gives it one if they do after all."""
     j = journal_current()
+    mine = t is not None and j is not None and j.tournament_id == t.pk
     if t is not None:
-        if j is not None and j.tournament_id == t.pk:
+        if mine:
             j.version_steps += 1
         else:
             Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
-    event = Event.objects.create(
+    event = Event(
         tournament=t,
         kind=kind,
         payload=payload,
         actor=actor if (actor is not None and actor.is_authenticated) else None,
     )
+    if defer and mine:
+        j.events.append(event)
+        return event
+    if j is not None:
+        for earlier in j.events:  # ids follow the order events were recorded in
+            event_saved(earlier)
+    event.save(force_insert=True)
     if j is not None:
         j.events.append(event)
+    return event
+
+
+def event_saved(event: Event) -> Event:
+    """The event with its row written (a deferred one is inserted now)."""
+    if event.pk is None:
+        event.save(force_insert=True)
     return event
 
 
@@ -516,6 +537,7 @@ def entry_register(
             "entry_registered",
             {"entry": entry.pk, "number": number, "name": player.name},
             actor,
+            defer=True,
         )
         if seat_now:
             seat_entry(t, entry, event=event)

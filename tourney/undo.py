@@ -69,7 +69,7 @@ def action_undo(*, tournament_id: int, actor=None) -> dict[str, Any]:
         for name, value in fields.items():
             setattr(t, name, value)
         t.save(update_fields=list(fields))
-        events = target.payload.get("events") or [target.pk]
+        events = sorted({*(target.payload.get("events") or ()), target.pk})
         Move.objects.filter(event_id__in=events).delete()
         Event.objects.filter(pk__in=events).update(undone=True)
         from tourney.money import prizes_assign
