@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Max, TextField
+from django.db.models import F, Func, IntegerField, Max, Subquery, TextField
 from django.db.models.functions import Cast
 
 from tables.engine import balancing, seat_draw
@@ -60,6 +60,39 @@ def open_tables(t: Tournament) -> list[TableRow]:
 
 
 NONE_BLOCKED = frozenset({None, "", "[]", "null"})
+
+
+class _ArrayLength(Func):
+    """Length of a JSON array column, in SQL (SQLite ``json_array_length``, PostgreSQL
+    ``jsonb_array_length``)."""
+
+    function = "json_array_length"
+    output_field = IntegerField()
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection, function="jsonb_array_length", **extra)
+
+
+def fewest_tables(t: Tournament) -> list[TableRow]:
+    """RULES 1.3: the open tables with an open seat and, among those, the fewest players —
+    the only tables a late entry can draw into, found by the database (a big field has a
+    thousand open tables and a handful of candidates)."""
+    with_room = (
+        Table.objects.filter(tournament=t, status=Table.Status.OPEN)
+        .annotate(capacity=F("seats") - _ArrayLength("unavailable_seats"))
+        .filter(players__lt=F("capacity"))
+    )
+    fewest = Subquery(with_room.order_by("players").values("players")[:1])
+    rows = (
+        with_room.filter(players=fewest)
+        .order_by("number")
+        .annotate(blocked=Cast("unavailable_seats", output_field=TextField()))
+        .values_list("pk", "number", "seats", "break_rank", "button_seat", "blocked", "players")
+    )
+    return [
+        TableRow(pk, n, seats, rank, button, [] if b in NONE_BLOCKED else json.loads(b), players)
+        for pk, n, seats, rank, button, b, players in rows
+    ]
 
 
 def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:
@@ -254,12 +287,12 @@ def seat_entry(
 ) -> dict[str, Any] | None:
     """RULES 1.3: a random open seat at one of the tables with the fewest players. When every
     seat is taken, open a table if the director allows it, else the entry is an alternate."""
-    rows = open_tables(t)
+    rows = fewest_tables(t)  # the tables pick_table would choose among, and no others
     capacity = {r.number: r.seats - len(r.unavailable_seats or ()) for r in rows}
     counts = _counts(rows)
     rng, seed = next_rng(t)
     number = pick_table(counts, capacity, rng)
-    opened = False
+    opened = others = False
     if number is None:
         if not (t.auto_open_tables if may_open is None else may_open):
             if j := journal_current():
@@ -267,6 +300,7 @@ def seat_entry(
             Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ALTERNATE)
             entry.status = Entry.Status.ALTERNATE
             return None
+        others = Table.objects.filter(tournament=t, status=Table.Status.OPEN).exists()
         new = tables_open(t, count=1)[0]
         opened = True
         rows.append(new)
@@ -277,7 +311,7 @@ def seat_entry(
     written = apply_moves(t, [move], event=event, table_ids={row.number: row.pk})
     entry.status = Entry.Status.SEATED
     _maybe_draw_button(t, table.with_player(move.to_seat, entry.pk, waits=move.waits_for_button))
-    if opened and t.clock_started and len(rows) > 1:
+    if opened and t.clock_started and others:
         # A table just opened for this player: RULES 3.3 balancing fills it from the
         # fullest tables (their big blinds next) until the sizes are within tolerance.
         written += rebalance(t, event=event)["moves"]

@@ -327,3 +327,27 @@ def test_api_on_a_twenty_table_tournament(director_api):
     assert total_moves > 0
     res = director_api.get(f"/api/v1/tournaments/{tid}/results").json()
     assert len(res["places"]) == 60
+
+
+def test_late_seating_candidates_are_the_shortest_tables_with_an_open_seat(director):
+    # RULES 1.3 and 1.4: a late entry draws among the tables with the fewest players that
+    # still have an open seat; a table whose other seats are unavailable is full.
+    t = make(director, tables=4, seats=4)
+    register(t, 10, director)  # sizes 3, 3, 2, 2
+    assert sorted(sizes(t).values()) == [2, 2, 3, 3]
+    short = sorted(n for n, k in sizes(t).items() if k == 2)
+    # Block both free seats of one short table: it is full now, and no longer a candidate.
+    free = [
+        s
+        for s in range(1, 5)
+        if not Seat.objects.filter(table__tournament=t, table__number=short[0], number=s)
+    ]
+    for s in free:
+        ts.seat_set_available(tournament_id=t.pk, table_number=short[0], seat=s, available=False)
+    assert [r.number for r in ts.fewest_tables(t)] == [short[1]]
+    e = services.entry_register(tournament_id=t.pk, name="Late", actor=director)
+    assert Seat.objects.get(entry=e).table.number == short[1]
+    # Now tables of 3 with room are the shortest: every one of them, in table order.
+    expected = sorted(n for n, k in sizes(t).items() if k == 3)
+    assert [r.number for r in ts.fewest_tables(t)] == expected
+    assert all(r.players == 3 for r in ts.fewest_tables(t))
