@@ -161,7 +161,7 @@ def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
             finished[d] = max(finished.get(d, 0), pk)
     races = Event.objects.filter(tournament=t, kind=RACE_KIND, undone=False).order_by("pk")
     if table is not None:
-        races = races.filter(payload__table=table)
+        races = races.filter(table_number=table)
     return [ev for ev in races if ev.pk > finished.get(ev.payload["remove"], 0)]
 
 
@@ -456,7 +456,9 @@ def colorup_race_table(
         Tournament.objects.filter(pk=t.pk).update(
             chips_color_up_delta=F("chips_color_up_delta") + delta
         )
-        event = record_event(t, RACE_KIND, {**body, "inputs": inputs}, actor)
+        event = record_event(
+            t, RACE_KIND, {**body, "inputs": inputs}, actor, table_number=table_number
+        )
     return {**body, "event": event.pk}
 
 

@@ -231,9 +231,15 @@ class Event(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     undone = models.BooleanField(default=False)
+    # The table an event concerns, where it is looked up by table (a chip race, RULES 5):
+    # an indexed column, not a search through every payload of the day.
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["tournament", "kind", "table_number"], name="event_by_table")
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"

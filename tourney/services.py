@@ -64,10 +64,17 @@ def lock_tournament(tournament_id: int) -> Tournament:
 
 
 def record_event(
-    t: Tournament | None, kind: str, payload: dict[str, Any], actor=None, *, defer: bool = False
+    t: Tournament | None,
+    kind: str,
+    payload: dict[str, Any],
+    actor=None,
+    *,
+    defer: bool = False,
+    table_number: int | None = None,
 ) -> Event:
     """Write the audit row and bump the tournament's version (screens poll it); inside a
     journaled action the bump is written with the action's other counters, once.
+    ``table_number``: the table the event concerns, where it is looked up by table.
 
     ``defer``: inside a journaled action, the row is inserted at the end together with its
     undo data (one INSERT instead of an INSERT and an UPDATE). For callers that need no id
@@ -84,6 +91,7 @@ def record_event(
         kind=kind,
         payload=payload,
         actor=actor if (actor is not None and actor.is_authenticated) else None,
+        table_number=table_number,
     )
     if defer and mine:
         j.events.append(event)
