@@ -557,9 +557,17 @@ def test_a_big_field_collapses_tiles_and_search_opens_the_table(td, director):
     assert "tile-grid compact" in html
     assert "Big P00500" not in html  # collapsed: counts only
     assert html.count('class="tile') >= 100
+    tables_url = url("tourney-dashboard-tables", t)
+    assert f'id="mini-56" href="{tables_url}?table=56#table-56" hx-get="{tables_url}?table=56"' in (
+        html
+    )
+    assert (
+        'title="Table 56: 9 of 9, button seat' in html or 'title="Table 56: 9 of 9, breaks' in html
+    )
     html = td.get(url("tourney-dashboard-tables", t), {"q": "P00500"}, **HX).content.decode()
     assert "Big P00500 — T56 S6" in html
     assert 'id="table-56"' in html and "Big P00501" in html  # its table in full
+    assert 'class="tile mini open" id="mini-56"' in html  # and its small tile marked open
 
 
 # ---------------------------------------------------------------- setup and copy

@@ -13,6 +13,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django_htmx.http import trigger_client_event
 
 from tourney.engine.errors import DomainError
@@ -81,9 +83,14 @@ def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, 
         return reads.clock_panel(t)
     if panel == "tables":
         expand = request.GET.get("table", "")
-        return reads.tables_panel(
+        ctx = reads.tables_panel(
             t, q=request.GET.get("q", ""), expand=int(expand) if expand.isdigit() else None
         )
+        if ctx["big"]:
+            ctx["mini_tiles"] = mini_tiles(
+                ctx["tiles"], reverse("tourney-dashboard-tables", args=[t.pk])
+            )
+        return ctx
     if panel == "eliminations":
         return reads.eliminations_panel(t)
     if panel == "moves":
@@ -95,6 +102,26 @@ def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, 
 
         return money_context(t)
     raise ValueError(panel)
+
+
+def mini_tiles(tiles, tables_url: str) -> str:
+    """A big field's table grid, one small tile per table, as HTML: built in Python, since a
+    template loop over a thousand tiles costs more than the rest of the page
+    (benchmarks/pages.py). Every value is a number or a flag."""
+    url = escape(tables_url)
+    out = []
+    for tile in tiles:
+        n = int(tile["number"])
+        classes = "tile mini" + (" short" if tile["short"] else "")
+        classes += " open" if tile["expanded"] else ""
+        button = f", button seat {int(tile['button'])}" if tile["button"] else ""
+        out.append(
+            f'<a class="{classes}" id="mini-{n}" href="{url}?table={n}#table-{n}" '
+            f'hx-get="{url}?table={n}" title="Table {n}: {int(tile["players"])} of '
+            f'{int(tile["capacity"])}{button}, breaks {int(tile["break_pos"])}."><b>{n}</b> '
+            f"<span>{int(tile['players'])}/{int(tile['capacity'])}</span></a>"
+        )
+    return mark_safe("\n".join(out))  # noqa: S308 - numbers and an escaped URL only
 
 
 MAIN_PANELS = ("clock", "tables", "eliminations", "moves", "log", "money")
