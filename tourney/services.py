@@ -13,7 +13,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
@@ -57,10 +57,15 @@ def lock_tournament(tournament_id: int) -> Tournament:
     j = journal_current()
     if j is not None and j.tournament_id == tournament_id:
         j.flush_counters()  # a nested service reads the row as the outer one left it
-    try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
-    except Tournament.DoesNotExist:
-        raise DomainError("not_found", MSG_NOT_FOUND, status=404) from None
+    # Plain SQL: every write starts here, and the ORM's query building was a third of it.
+    sql = LOCK_SQL + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    rows = list(Tournament.objects.raw(sql, [tournament_id]))
+    if not rows:
+        raise DomainError("not_found", MSG_NOT_FOUND, status=404)
+    return rows[0]
+
+
+LOCK_SQL = f"SELECT * FROM {Tournament._meta.db_table} WHERE id = %s"
 
 
 def record_event(
