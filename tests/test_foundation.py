@@ -55,13 +55,13 @@ def test_a_bad_boolean_setting_is_refused(tmp_path):
     assert "DJANGO_DEBUG='maybe' is not a boolean" in r.stderr
 
 
-def test_postgresql_binds_parameters_on_the_server_unless_told_not_to(tmp_path):
+def test_postgresql_binds_parameters_on_the_server_only_when_asked(tmp_path):
     code = "import tourney.settings as s; print(s.DATABASES['default'].get('OPTIONS', {}))"
     url = "postgres://postgres@127.0.0.1:5432/tourney"
-    on = _run_python(code, DATABASE_URL=url, TOURNEY_VAR_DIR=str(tmp_path))
-    off = _run_python(
-        code, DATABASE_URL=url, DATABASE_SERVER_SIDE_BINDING="0", TOURNEY_VAR_DIR=str(tmp_path)
+    on = _run_python(
+        code, DATABASE_URL=url, DATABASE_SERVER_SIDE_BINDING="1", TOURNEY_VAR_DIR=str(tmp_path)
     )
+    off = _run_python(code, DATABASE_URL=url, TOURNEY_VAR_DIR=str(tmp_path))
     assert on.returncode == 0 and off.returncode == 0, on.stderr + off.stderr
     assert "'server_side_binding': True" in on.stdout
     assert "server_side_binding" not in off.stdout
