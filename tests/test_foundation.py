@@ -187,6 +187,19 @@ def test_api_bad_input_is_400_with_fields_and_changes_nothing(director_api):
 
 
 @pytest.mark.django_db
+def test_an_id_beyond_any_row_is_404_not_a_server_error(director_api):
+    # Found by schemathesis: a tournament id past what a database integer holds.
+    huge = 5376416758791541882880
+    for path in (
+        f"/api/v1/tournaments/{huge}/entries/1/addon",
+        f"/api/v1/tournaments/{huge}/clock",
+    ):
+        r = director_api.post(path, {"action": "start"})
+        assert r.status_code == 404, (path, r.status_code)
+        assert r.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.django_db
 def test_api_desk_clerk_cannot_start_the_clock(desk_api, tournament):
     r = desk_api.post(f"/api/v1/tournaments/{tournament.pk}/clock", {"action": "start"})
     assert r.status_code == 403

@@ -57,6 +57,8 @@ def lock_tournament(tournament_id: int) -> Tournament:
     j = journal_current()
     if j is not None and j.tournament_id == tournament_id:
         j.flush_counters()  # a nested service reads the row as the outer one left it
+    if not 0 < tournament_id < 2**63:  # no such row, and beyond what the column can hold
+        raise DomainError("not_found", MSG_NOT_FOUND, status=404)
     # Plain SQL: every write starts here, and the ORM's query building was a third of it.
     sql = LOCK_SQL + (" FOR UPDATE" if connection.features.has_select_for_update else "")
     rows = list(Tournament.objects.raw(sql, [tournament_id]))
