@@ -48,32 +48,13 @@ def setup_django() -> None:
 def tournament(entries: int, user, rng: random.Random):
     """A tournament in play: ``entries`` seated by the draw, the clock running, a few dozen
     players out (results, prizes and moves to show)."""
+    from seating_services import field
+
     from tables import services as ts
     from tourney import services
-    from tourney.models import Entry, Player
+    from tourney.models import Entry
 
-    t = services.tournament_create(
-        actor=user,
-        name=f"Pages {entries}",
-        tables=0,
-        seats_per_table=9,
-        seed=7,
-        options={"draw_at_registration": False},
-    )
-    players = Player.objects.bulk_create(
-        Player(name=f"Player {entries}-{i:05d}") for i in range(entries)
-    )
-    Entry.objects.bulk_create(
-        Entry(
-            tournament=t,
-            player=p,
-            number=i + 1,
-            status=Entry.Status.REGISTERED,
-            chips_bought=t.starting_stack,
-            paid=t.buy_in,
-        )
-        for i, p in enumerate(players)
-    )
+    t = field(entries, 0, user)  # registered in bulk, seats drawn below
     ts.seating_draw_all(tournament_id=t.pk, actor=user)
     services.clock_action(tournament_id=t.pk, action="start", actor=user)
     seated = list(Entry.objects.filter(tournament=t, status="seated").values_list("pk", flat=True))

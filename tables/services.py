@@ -44,6 +44,18 @@ class TableRow(NamedTuple):
     players: int
 
 
+NONE_BLOCKED = frozenset({None, "", "[]", "null"})
+
+
+def _table_rows(rows: Iterable[tuple]) -> list[TableRow]:
+    """TableRows from (id, number, seats, break_rank, button_seat, unavailable seats as JSON
+    text, players); the JSON is parsed only where a table has unavailable seats."""
+    return [
+        TableRow(pk, n, seats, rank, button, [] if b in NONE_BLOCKED else json.loads(b), players)
+        for pk, n, seats, rank, button, b, players in rows
+    ]
+
+
 def open_tables(t: Tournament) -> list[TableRow]:
     """The open tables, by number. Read on every elimination at a thousand tables, so in
     plain SQL, and the unavailable seats come as text, parsed only where there are any."""
@@ -57,13 +69,7 @@ def open_tables(t: Tournament) -> list[TableRow]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [t.pk, Table.Status.OPEN.value])
         rows = cursor.fetchall()
-    return [
-        TableRow(pk, n, seats, rank, button, [] if b in NONE_BLOCKED else json.loads(b), players)
-        for pk, n, seats, rank, button, b, players in rows
-    ]
-
-
-NONE_BLOCKED = frozenset({None, "", "[]", "null"})
+    return _table_rows(rows)
 
 
 class _ArrayLength(Func):
@@ -93,10 +99,7 @@ def fewest_tables(t: Tournament) -> list[TableRow]:
         .annotate(blocked=Cast("unavailable_seats", output_field=TextField()))
         .values_list("pk", "number", "seats", "break_rank", "button_seat", "blocked", "players")
     )
-    return [
-        TableRow(pk, n, seats, rank, button, [] if b in NONE_BLOCKED else json.loads(b), players)
-        for pk, n, seats, rank, button, b, players in rows
-    ]
+    return _table_rows(rows)
 
 
 def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:
