@@ -155,21 +155,24 @@ class Journal:
     def note_created(self, kind: str, ids) -> None:
         self.created[kind].extend(ids)
 
-    def flush_counters(self) -> None:
-        """Write the pending version steps and draw counter in one UPDATE."""
-        from django.db.models import F
+    def pending_counters(self):
+        """The counters not yet written, and forget them (the caller writes them)."""
+        from tourney.event_rows import Counters
 
-        from tourney.models import Tournament
-
-        fields: dict[str, Any] = {}
-        if self.version_steps:
-            fields["version"] = F("version") + self.version_steps
-        if self.draw_counter_dirty:
-            fields["draw_counter"] = self.draw_counter
-        if fields:
-            Tournament.objects.filter(pk=self.tournament_id).update(**fields)
+        c = Counters(
+            self.tournament_id,
+            self.version_steps,
+            self.draw_counter if self.draw_counter_dirty else None,
+        )
         self.version_steps = 0
         self.draw_counter_dirty = False
+        return c
+
+    def flush_counters(self) -> None:
+        """Write the pending version steps and draw counter in one UPDATE."""
+        from tourney.event_rows import counters_write
+
+        counters_write(self.pending_counters())
 
     def as_payload(self) -> dict[str, Any]:
         return {
@@ -200,12 +203,14 @@ def journal(t):
     token = _current.set(j)
     try:
         yield j
-        j.flush_counters()
+        from tourney.event_rows import counters_write, event_insert, event_payload_write
+
+        counters = j.pending_counters()  # written with the action's own event: one statement
         if j.events:
             event = j.events[-1]  # the action's own event comes last (after e.g. buttons_drawn)
             for earlier in j.events[:-1]:  # deferred ones (record_event), in their order
                 if earlier.pk is None:
-                    earlier.save(force_insert=True)
+                    event_insert(earlier)
             # A deferred last event is inserted with all this; its own id joins the list of
             # the action's events when undo reads it (tourney/undo.py).
             event.payload = {
@@ -218,12 +223,14 @@ def journal(t):
             if redoing.get() is not None:
                 event.payload["redo_of"] = redoing.get()
             if event.pk is None:
-                event.save(force_insert=True)
+                event_insert(event, counters)
             else:
-                event.save(update_fields=["payload"])
+                event_payload_write(event, counters)
+        else:
+            counters_write(counters)
         for other in j.changed:
             if not j.events or other is not j.events[-1]:
-                other.save(update_fields=["payload"])
+                event_payload_write(other)
     finally:
         _current.reset(token)
 

@@ -22,6 +22,7 @@ from tourney.engine import clock as clock_engine
 from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
+from tourney.event_rows import Counters, event_insert, event_payload_write
 from tourney.journal import current as journal_current
 from tourney.journal import journal
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
@@ -88,11 +89,8 @@ def record_event(
     during the action; ``event_saved`` gives it one if they do after all."""
     j = journal_current()
     mine = t is not None and j is not None and j.tournament_id == t.pk
-    if t is not None:
-        if mine:
-            j.version_steps += 1
-        else:
-            Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
+    if mine:
+        j.version_steps += 1
     event = Event(
         tournament=t,
         kind=kind,
@@ -106,7 +104,8 @@ def record_event(
     if j is not None:
         for earlier in j.events:  # ids follow the order events were recorded in
             event_saved(earlier)
-    event.save(force_insert=True)
+    # Outside this tournament's journal the version steps with the insert (one statement).
+    event_insert(event, None if (t is None or mine) else Counters(t.pk, 1, None))
     if j is not None:
         j.events.append(event)
     return event
@@ -115,7 +114,7 @@ def record_event(
 def event_saved(event: Event) -> Event:
     """The event with its row written (a deferred one is inserted now)."""
     if event.pk is None:
-        event.save(force_insert=True)
+        event_insert(event)
     return event
 
 
@@ -125,7 +124,7 @@ def event_payload_set(event: Event, payload: dict[str, Any]) -> None:
     event.payload = payload
     j = journal_current()
     if j is None:
-        event.save(update_fields=["payload"])
+        event_payload_write(event)
     elif event not in j.changed:
         j.changed.append(event)
 
