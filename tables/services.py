@@ -8,8 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import F, Func, IntegerField, Max, Subquery, TextField
-from django.db.models.functions import Cast
+from django.db.models import Max
 
 from tables.engine import balancing, seat_draw
 from tables.engine import model as em
@@ -19,6 +18,7 @@ from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
 from tourney.journal import current as journal_current
 from tourney.models import Entry, Event, Tournament
+from tourney.rows import load as load_rows
 from tourney.services import event_saved, next_rng, record_event, tournament_action
 
 MSG_NO_TABLE = "No such table."
@@ -45,6 +45,8 @@ class TableRow(NamedTuple):
 
 
 NONE_BLOCKED = frozenset({None, "", "[]", "null"})
+TABLE = Table._meta.db_table
+SEAT = Seat._meta.db_table
 
 
 def _table_rows(rows: Iterable[tuple]) -> list[TableRow]:
@@ -59,12 +61,10 @@ def _table_rows(rows: Iterable[tuple]) -> list[TableRow]:
 def open_tables(t: Tournament) -> list[TableRow]:
     """The open tables, by number. Read on every elimination at a thousand tables, so in
     plain SQL, and the unavailable seats come as text, parsed only where there are any."""
-    blocked = (
-        "unavailable_seats::text" if connection.vendor == "postgresql" else "unavailable_seats"
-    )
+    blocked, _ = _blocked_sql()
     sql = (
         f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players "
-        f"FROM {Table._meta.db_table} WHERE tournament_id = %s AND status = %s ORDER BY number"
+        f"FROM {TABLE} WHERE tournament_id = %s AND status = %s ORDER BY number"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [t.pk, Table.Status.OPEN.value])
@@ -72,34 +72,28 @@ def open_tables(t: Tournament) -> list[TableRow]:
     return _table_rows(rows)
 
 
-class _ArrayLength(Func):
-    """Length of a JSON array column, in SQL (SQLite ``json_array_length``, PostgreSQL
-    ``jsonb_array_length``)."""
-
-    function = "json_array_length"
-    output_field = IntegerField()
-
-    def as_postgresql(self, compiler, connection, **extra):
-        return self.as_sql(compiler, connection, function="jsonb_array_length", **extra)
+def _blocked_sql() -> tuple[str, str]:
+    """The unavailable seats as JSON text, and their count, in this database's SQL."""
+    if connection.vendor == "postgresql":
+        return "unavailable_seats::text", "jsonb_array_length(unavailable_seats)"
+    return "unavailable_seats", "json_array_length(unavailable_seats)"
 
 
 def fewest_tables(t: Tournament) -> list[TableRow]:
     """RULES 1.3: the open tables with an open seat and, among those, the fewest players —
     the only tables a late entry can draw into, found by the database (a big field has a
-    thousand open tables and a handful of candidates)."""
-    with_room = (
-        Table.objects.filter(tournament=t, status=Table.Status.OPEN)
-        .annotate(capacity=F("seats") - _ArrayLength("unavailable_seats"))
-        .filter(players__lt=F("capacity"))
+    thousand open tables and a handful of candidates). Plain SQL: read on every late entry."""
+    blocked, length = _blocked_sql()
+    room = f"tournament_id = %s AND status = %s AND players < seats - {length}"
+    sql = (
+        f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players "
+        f"FROM {TABLE} WHERE {room} AND players = (SELECT MIN(players) FROM {TABLE} "
+        f"WHERE {room}) ORDER BY number"
     )
-    fewest = Subquery(with_room.order_by("players").values("players")[:1])
-    rows = (
-        with_room.filter(players=fewest)
-        .order_by("number")
-        .annotate(blocked=Cast("unavailable_seats", output_field=TextField()))
-        .values_list("pk", "number", "seats", "break_rank", "button_seat", "blocked", "players")
-    )
-    return _table_rows(rows)
+    open_ = Table.Status.OPEN.value
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [t.pk, open_, t.pk, open_])
+        return _table_rows(cursor.fetchall())
 
 
 def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:
@@ -119,12 +113,18 @@ def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Tabl
 
 
 def _load(rows: Sequence[Table]) -> dict[int, em.Table]:
-    by_id = {r.pk: r for r in rows}
     seats: dict[int, list[tuple[int, int, bool]]] = {r.pk: [] for r in rows}
-    for table_id, number, entry_id, waits in Seat.objects.filter(table_id__in=by_id).values_list(
-        "table_id", "number", "entry_id", "waits_for_button"
-    ):
-        seats[table_id].append((number, entry_id, waits))
+    if seats:
+        # Plain SQL: a late entry, an elimination and a button move each read a table.
+        marks = ", ".join(["%s"] * len(seats))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT table_id, number, entry_id, waits_for_button FROM {SEAT} "
+                f"WHERE table_id IN ({marks})",
+                list(seats),
+            )
+            for table_id, number, entry_id, waits in cursor.fetchall():
+                seats[table_id].append((number, entry_id, bool(waits)))
     return {r.number: _engine_table(r, seats[r.pk]) for r in rows}
 
 
@@ -258,7 +258,13 @@ def apply_moves(
 def unseat(t: Tournament, entry_ids: Sequence[int]) -> None:
     if j := journal_current():
         j.note_seats(entry_ids)
-    Seat.objects.filter(tournament=t, entry_id__in=entry_ids).delete()
+    if entry_ids:  # plain SQL (every elimination); no model signals or cascades hang on seats
+        marks = ", ".join(["%s"] * len(entry_ids))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM {SEAT} WHERE tournament_id = %s AND entry_id IN ({marks})",
+                [t.pk, *entry_ids],
+            )
 
 
 def tables_open(t: Tournament, *, count: int = 1) -> list[Table]:
@@ -429,7 +435,8 @@ def buttons_draw_at_start(t: Tournament, *, actor=None) -> dict[int, int]:
 
 
 def _table(t: Tournament, number: int) -> Table:
-    row = Table.objects.filter(tournament=t, number=number).first()
+    found = load_rows(Table, "tournament_id = %s AND number = %s", [t.pk, number])
+    row = found[0] if found else None
     if row is None:
         raise DomainError("table_not_found", MSG_NO_TABLE, status=404, fields={"table": number})
     return row

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -26,6 +25,8 @@ from tourney.event_rows import Counters, event_insert, event_payload_write
 from tourney.journal import current as journal_current
 from tourney.journal import journal
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
+from tourney.rows import load as load_rows
+from tourney.rows import marks
 
 DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
     (25, "green"),
@@ -61,14 +62,11 @@ def lock_tournament(tournament_id: int) -> Tournament:
     if not 0 < tournament_id < 2**63:  # no such row, and beyond what the column can hold
         raise DomainError("not_found", MSG_NOT_FOUND, status=404)
     # Plain SQL: every write starts here, and the ORM's query building was a third of it.
-    sql = LOCK_SQL + (" FOR UPDATE" if connection.features.has_select_for_update else "")
-    rows = list(Tournament.objects.raw(sql, [tournament_id]))
-    if not rows:
+    lock = "FOR UPDATE" if connection.features.has_select_for_update else ""
+    found = load_rows(Tournament, "id = %s", [tournament_id], suffix=lock)
+    if not found:
         raise DomainError("not_found", MSG_NOT_FOUND, status=404)
-    return rows[0]
-
-
-LOCK_SQL = f"SELECT * FROM {Tournament._meta.db_table} WHERE id = %s"
+    return found[0]
 
 
 def record_event(
@@ -522,13 +520,11 @@ def entry_register(
             raise DomainError(
                 "player_still_in", MSG_PLAYER_STILL_IN, status=409, fields={"player_id": player_id}
             )
-        number = (
-            Entry.objects.filter(tournament=t)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-            or 0
-        ) + 1
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s", [t.pk]
+            )
+            number = (cursor.fetchone()[0] or 0) + 1
         seat_now = t.draw_at_registration or t.clock_started
         entry = Entry.objects.create(
             tournament=t,
@@ -567,9 +563,14 @@ def _shift_busted_places(t: Tournament, by: int) -> None:
     """Places count from the bottom of the whole field (RULES 7.1): while late entries keep
     arriving, every player already out finishes one place lower per new entry (the first out
     finishes last). Undo shifts them back."""
-    busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, place__isnull=False)
-    if not busted.update(place=F("place") + by, place_to=F("place_to") + by):
-        return
+    with connection.cursor() as cursor:  # plain SQL: every late entry
+        cursor.execute(
+            f"UPDATE {Entry._meta.db_table} SET place = place + %s, place_to = place_to + %s "
+            "WHERE tournament_id = %s AND status = %s AND place IS NOT NULL",
+            [by, by, t.pk, Entry.Status.BUSTED.value],
+        )
+        if not cursor.rowcount:
+            return
     if j := journal_current():
         j.shift_places += by
     from tourney.money import prizes_refresh
@@ -582,7 +583,7 @@ def elimination_record(
 ) -> dict[str, Any]:
     """Players broke in one hand, with their stacks at the start of it (RULES 7.1–7.3):
     places, then the breaks, redraws and balancing moves this causes (RULES 3), at once."""
-    from tables.models import Seat
+    from tables.models import Seat, Table
     from tables.services import open_tables, rebalance, seat_alternates, unseat
 
     if not busts:
@@ -594,7 +595,10 @@ def elimination_record(
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
-        entries = {e.pk: e for e in Entry.objects.filter(tournament=t, pk__in=ids)}
+        entries = {
+            e.pk: e
+            for e in load_rows(Entry, f"tournament_id = %s AND id IN ({marks(ids)})", [t.pk, *ids])
+        }
         for eid in ids:
             e = entries.get(eid)
             if e is None:
@@ -609,11 +613,15 @@ def elimination_record(
         # seat triggers: the open tables' rows give the players still in without a count.
         rows = open_tables(t)
         seated_now = sum(r.players for r in rows)
-        seat_rows = list(
-            Seat.objects.filter(tournament=t, entry_id__in=ids).values_list(
-                "entry_id", "table_id", "table__number", "number", "waits_for_button"
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT s.entry_id, s.table_id, tb.number, s.number, s.waits_for_button "
+                f"FROM {Seat._meta.db_table} s "
+                f"JOIN {Table._meta.db_table} tb ON tb.id = s.table_id "
+                f"WHERE s.tournament_id = %s AND s.entry_id IN ({marks(ids)})",
+                [t.pk, *ids],
             )
-        )
+            seat_rows = [(e, tid, tn, s, bool(w)) for e, tid, tn, s, w in cursor.fetchall()]
         where = {e: (tn, s) for e, _, tn, s, _ in seat_rows}
         busts_all = [
             places_engine.Bust(
@@ -660,17 +668,22 @@ def elimination_record(
             }
             p = by_entry[eid]
             e.bust_table, e.bust_seat = where.get(eid, (None, None))
-            Entry.objects.filter(pk=eid).update(
-                status=Entry.Status.BUSTED,
-                place=p.place,
-                place_to=p.place_to,
-                bust_stack=stack,
-                bust_hand=event.pk,
-                bust_table=e.bust_table,
-                bust_seat=e.bust_seat,
-                busted_at=now,
-                h4h_round=t.hand_for_hand_round if t.hand_for_hand else None,
-            )
+            with connection.cursor() as cursor:  # plain SQL: every elimination
+                cursor.execute(
+                    BUST_SQL,
+                    [
+                        Entry.Status.BUSTED.value,
+                        p.place,
+                        p.place_to,
+                        stack,
+                        event.pk,
+                        e.bust_table,
+                        e.bust_seat,
+                        connection.ops.adapt_datetimefield_value(now),
+                        t.hand_for_hand_round if t.hand_for_hand else None,
+                        eid,
+                    ],
+                )
         for e in earlier:  # the round's earlier busts share the places anew (RULES 7.3)
             p = by_entry[e.pk]
             if (e.place, e.place_to) != (p.place, p.place_to):
@@ -734,6 +747,13 @@ def elimination_record(
         "moves": result["moves"],
         "winner": winner.pk if winner else None,
     }
+
+
+BUST_SQL = (
+    f"UPDATE {Entry._meta.db_table} SET status = %s, place = %s, place_to = %s, "
+    "bust_stack = %s, bust_hand = %s, bust_table = %s, bust_seat = %s, busted_at = %s, "
+    "h4h_round = %s WHERE id = %s"
+)
 
 
 def hand_for_hand_set(*, tournament_id: int, on: bool, actor=None) -> Tournament:

@@ -1,0 +1,71 @@
+"""Model instances from plain SQL, for the reads every write action makes.
+
+``Model.objects.filter(...)`` builds and compiles its query on every call, and
+``Model.objects.raw(...)`` works out its column mapping and converters on every call; on
+the hot paths (the tournament lock, the table a button moves at, the entries of an
+elimination) that Python cost was larger than the query. Here the column list and the
+converters of a model are worked out once per database connection, and each read is one
+plain query and ``Model.from_db`` per row — the same instances the ORM would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from django.db import connection
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+
+def _plan(model: type[Model]) -> tuple[str, list[str], list[tuple[int, list, Any]]]:
+    """(column list, attribute names, converters by position) for this connection."""
+    plans = connection.__dict__.setdefault("_tourney_row_plans", {})
+    plan = plans.get(model)
+    if plan is None:
+        fields = model._meta.concrete_fields
+        table = model._meta.db_table
+        q = connection.ops.quote_name
+        converters = []
+        for i, f in enumerate(fields):
+            col = f.get_col(table)
+            found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+            if found:
+                converters.append((i, found, col))
+        plan = (
+            ", ".join(f"{q(table)}.{q(f.column)}" for f in fields),
+            [f.attname for f in fields],
+            converters,
+        )
+        plans[model] = plan
+    return plan
+
+
+def load(model: type[M], where: str, params: Sequence[Any], *, suffix: str = "") -> list[M]:
+    """Instances of ``model`` from ``SELECT <all columns> FROM <its table> WHERE <where>``
+    (``suffix``: e.g. ``ORDER BY …`` or ``FOR UPDATE``)."""
+    columns, names, converters = _plan(model)
+    sql = f"SELECT {columns} FROM {connection.ops.quote_name(model._meta.db_table)} WHERE {where}"
+    if suffix:
+        sql += " " + suffix
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(params))
+        rows = cursor.fetchall()
+    out = []
+    alias = connection.alias
+    for row in rows:
+        if converters:
+            row = list(row)
+            for i, funcs, col in converters:
+                value = row[i]
+                for func in funcs:
+                    value = func(value, col, connection)
+                row[i] = value
+        out.append(model.from_db(alias, names, row))
+    return out
+
+
+def marks(values: Sequence[Any]) -> str:
+    """``%s, %s, …`` for an IN list of these values."""
+    return ", ".join(["%s"] * len(values))
