@@ -335,9 +335,14 @@ def seat_alternates(t: Tournament, *, event: Event | None) -> list[dict[str, Any
     """Alternates take the open seats in the order they registered, each by the RULES 1.3
     draw; no table is opened for them."""
     seated = []
-    for entry in Entry.objects.filter(tournament=t, status=Entry.Status.ALTERNATE).order_by(
-        "number"
-    ):
+    # Plain SQL: asked after every elimination, and almost always there is nobody.
+    waiting = load_rows(
+        Entry,
+        "tournament_id = %s AND status = %s",
+        [t.pk, Entry.Status.ALTERNATE.value],
+        suffix="ORDER BY number",
+    )
+    for entry in waiting:
         move = seat_entry(t, entry, event=event, may_open=False)
         if move is None:
             break

@@ -25,7 +25,8 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, Max, Min, Q, Sum
+from django.db import connection
+from django.db.models import Count, F, Min, Q, Sum
 
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
@@ -127,7 +128,11 @@ def place_is_paid(t: Tournament, place: int) -> bool:
         return place <= len(t.frozen_prizes)
     if t.payout_percentages:
         return place <= len(t.payout_percentages)
-    top = Entry.objects.filter(tournament=t).aggregate(top=Max("number"))["top"] or 0
+    with connection.cursor() as cursor:  # plain SQL: asked on every elimination
+        cursor.execute(
+            f"SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s", [t.pk]
+        )
+        top = cursor.fetchone()[0] or 0
     if not top or place > payouts_engine.paid_places(top):
         return False
     entries = Entry.objects.filter(tournament=t).count()

@@ -5,12 +5,14 @@ Each records an Event (the audit log). Rules come from the pure engines."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from django.db import connection, transaction
@@ -158,17 +160,32 @@ def next_rng(t: Tournament) -> tuple[random.Random, int]:
 
 
 def structure_items(t: Tournament) -> tuple[clock_engine.Item, ...]:
+    """The structure's items, in order. Read by every clock read (a late entry asks whether
+    registration is still open), so in plain SQL, and the items are built once per distinct
+    structure."""
+    color_up = "color_up::text" if connection.vendor == "postgresql" else "color_up"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT kind, seconds, small_blind, big_blind, ante, big_blind_ante, {color_up} "
+            f'FROM {Level._meta.db_table} WHERE tournament_id = %s ORDER BY "index"',
+            [t.pk],
+        )
+        return _items(tuple(cursor.fetchall()))
+
+
+@lru_cache(maxsize=64)
+def _items(rows: tuple[tuple, ...]) -> tuple[clock_engine.Item, ...]:
     return tuple(
         clock_engine.Item(
-            kind=lv.kind,
-            seconds=lv.seconds,
-            small_blind=lv.small_blind,
-            big_blind=lv.big_blind,
-            ante=lv.ante,
-            big_blind_ante=lv.big_blind_ante,
-            color_up=tuple(lv.color_up or ()),
+            kind=kind,
+            seconds=seconds,
+            small_blind=sb,
+            big_blind=bb,
+            ante=ante,
+            big_blind_ante=bba,
+            color_up=tuple(json.loads(cu) if isinstance(cu, str) else (cu or ())),
         )
-        for lv in Level.objects.filter(tournament=t).order_by("index")
+        for kind, seconds, sb, bb, ante, bba, cu in rows
     )
 
 
