@@ -466,7 +466,8 @@ def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=
             Seat.objects.filter(entry_id__in=released).update(waits_for_button=False)
         before = row.button_seat
         row.button_seat = seat
-        row.save(update_fields=["button_seat"])
+        with connection.cursor() as cursor:  # plain SQL: after every hand
+            cursor.execute(f"UPDATE {TABLE} SET button_seat = %s WHERE id = %s", [seat, row.pk])
         record_event(
             t,
             "button_set",

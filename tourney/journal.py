@@ -97,13 +97,11 @@ class Journal:
     # -- before images
     def note_entries(self, ids) -> None:
         from tourney.models import Entry
+        from tourney.rows import load, marks
 
         todo = [i for i in ids if i not in self.entries]
-        if not todo:
-            return
-        for row in Entry.objects.filter(pk__in=todo).values("pk", *ENTRY_FIELDS):
-            pk = row.pop("pk")
-            self.entries[pk] = {k: _jsonable(v) for k, v in row.items()}
+        if todo:
+            self.note_entry_rows(load(Entry, f"id IN ({marks(todo)})", todo))
 
     def note_entry_rows(self, rows) -> None:
         """The before images of Entry instances the caller has just loaded (no query)."""
@@ -124,10 +122,18 @@ class Journal:
             return
         for i in todo:
             self.seats[i] = None
-        for e, table_id, number, waits in Seat.objects.filter(entry_id__in=todo).values_list(
-            "entry_id", "table_id", "number", "waits_for_button"
-        ):
-            self.seats[e] = [table_id, number, waits]
+        from django.db import connection
+
+        from tourney.rows import marks
+
+        with connection.cursor() as cursor:  # plain SQL: every move and elimination
+            cursor.execute(
+                "SELECT entry_id, table_id, number, waits_for_button "
+                f"FROM {Seat._meta.db_table} WHERE entry_id IN ({marks(todo)})",
+                todo,
+            )
+            for e, table_id, number, waits in cursor.fetchall():
+                self.seats[e] = [table_id, number, bool(waits)]
 
     def note_tables(self, *, ids=None, numbers=None) -> None:
         from tables.models import Table

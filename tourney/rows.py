@@ -69,3 +69,46 @@ def load(model: type[M], where: str, params: Sequence[Any], *, suffix: str = "")
 def marks(values: Sequence[Any]) -> str:
     """``%s, %s, …`` for an IN list of these values."""
     return ", ".join(["%s"] * len(values))
+
+
+def insert(obj: M, *, sql_values: dict[str, tuple[str, list[Any]]] | None = None) -> M:
+    """INSERT ``obj`` as ``obj.save()`` would (field defaults, ``auto_now_add``), in plain
+    SQL, and set its id. ``sql_values``: attribute -> (SQL expression, its parameters) for
+    columns the database computes (e.g. the next entry number); those come back by
+    RETURNING and are set on ``obj`` too (so the database must support RETURNING)."""
+    sql_values = dict(sql_values or {})
+    meta = obj._meta
+    q = connection.ops.quote_name
+    returning = connection.features.can_return_columns_from_insert
+    if not returning:  # an old SQLite: compute those values first (the caller holds the lock)
+        with connection.cursor() as cursor:
+            for attname, (expr, expr_params) in sql_values.items():
+                cursor.execute(f"SELECT {expr}", expr_params)
+                setattr(obj, attname, cursor.fetchone()[0])
+        sql_values = {}
+    columns, values, params = [], [], []
+    for f in meta.concrete_fields:
+        if f.primary_key:
+            continue
+        columns.append(q(f.column))
+        if f.attname in sql_values:
+            expr, expr_params = sql_values[f.attname]
+            values.append(expr)
+            params.extend(expr_params)
+        else:
+            values.append("%s")
+            params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
+    back = [meta.pk.attname, *sql_values]
+    sql = f"INSERT INTO {q(meta.db_table)} ({', '.join(columns)}) VALUES ({', '.join(values)})"
+    if returning:
+        sql += f" RETURNING {', '.join(q(meta.get_field(a).column) for a in back)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if returning:
+            for attname, value in zip(back, cursor.fetchone(), strict=True):
+                setattr(obj, attname, value)
+        else:
+            setattr(obj, meta.pk.attname, cursor.lastrowid)
+    obj._state.adding = False
+    obj._state.db = connection.alias
+    return obj

@@ -27,6 +27,7 @@ from tourney.event_rows import Counters, event_insert, event_payload_write
 from tourney.journal import current as journal_current
 from tourney.journal import journal
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
+from tourney.rows import insert as insert_row
 from tourney.rows import load as load_rows
 from tourney.rows import marks
 
@@ -496,7 +497,7 @@ def _player_for(name: str, player_id: int | None) -> Player:
         raise DomainError("bad_input", MSG_NAME_REQUIRED, fields={"name": MSG_NAME_REQUIRED})
     if len(name) > 120:
         raise DomainError("bad_input", MSG_NAME_TOO_LONG, fields={"name": MSG_NAME_TOO_LONG})
-    return Player.objects.create(name=name)
+    return insert_row(Player(name=name))
 
 
 def entry_register(
@@ -537,16 +538,10 @@ def entry_register(
             raise DomainError(
                 "player_still_in", MSG_PLAYER_STILL_IN, status=409, fields={"player_id": player_id}
             )
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s", [t.pk]
-            )
-            number = (cursor.fetchone()[0] or 0) + 1
         seat_now = t.draw_at_registration or t.clock_started
-        entry = Entry.objects.create(
+        entry = Entry(
             tournament=t,
             player=player,
-            number=number,
             # Seated at once (RULES 1.3) unless it waits for the draw at the start; seat_entry
             # makes it an alternate if every seat is taken.
             status=Entry.Status.SEATED if seat_now else Entry.Status.REGISTERED,
@@ -555,6 +550,9 @@ def entry_register(
             fee_paid=t.fee,
             created_by=actor if getattr(actor, "is_authenticated", False) else None,
         )
+        # Plain SQL, the next number computed by the INSERT itself (the row lock serialises).
+        insert_row(entry, sql_values={"number": (NEXT_NUMBER_SQL, [t.pk])})
+        number = entry.number
         if j := journal_current():
             j.note_created("entry", [entry.pk])
             if new_player:
@@ -574,6 +572,11 @@ def entry_register(
 
             _money_added(t)
     return entry
+
+
+NEXT_NUMBER_SQL = (
+    f"(SELECT COALESCE(MAX(number), 0) + 1 FROM {Entry._meta.db_table} WHERE tournament_id = %s)"
+)
 
 
 def _shift_busted_places(t: Tournament, by: int) -> None:
