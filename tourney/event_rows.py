@@ -47,7 +47,7 @@ class Counters:
         return f"UPDATE {TOURNAMENT} SET {', '.join(sets)} WHERE id = %s", params
 
 
-def _combined() -> bool:
+def combined_statements() -> bool:
     # Data-modifying statements in WITH: PostgreSQL only.
     return connection.vendor == "postgresql"
 
@@ -63,8 +63,8 @@ def _jsonb() -> str:
     return "%s::jsonb" if connection.vendor == "postgresql" else "%s"
 
 
-def event_insert(event: Event, counters: Counters | None = None) -> Event:
-    """INSERT the event (setting its id and time), with the counters' UPDATE if given."""
+def insert_statement(event: Event) -> tuple[str, list[Any]]:
+    """The event's INSERT (without RETURNING) and its parameters; sets its time."""
     if event.created_at is None:
         event.created_at = timezone.now()
     params: list[Any] = [
@@ -80,8 +80,14 @@ def event_insert(event: Event, counters: Counters | None = None) -> Event:
         f"INSERT INTO {EVENT} (tournament_id, kind, payload, actor_id, created_at, undone, "
         f"table_number) VALUES (%s, %s, {_jsonb()}, %s, %s, %s, %s)"
     )
+    return insert, params
+
+
+def event_insert(event: Event, counters: Counters | None = None) -> Event:
+    """INSERT the event (setting its id and time), with the counters' UPDATE if given."""
+    insert, params = insert_statement(event)
     with connection.cursor() as cursor:
-        if counters and _combined():
+        if counters and combined_statements():
             head, head_params = counters.sql()
             cursor.execute(f"WITH c AS ({head}) {insert} RETURNING id", head_params + params)
             event.pk = cursor.fetchone()[0]
@@ -102,7 +108,7 @@ def event_payload_write(event: Event, counters: Counters | None = None) -> None:
     update = f"UPDATE {EVENT} SET payload = {_jsonb()} WHERE id = %s"
     params = [json.dumps(event.payload), event.pk]
     with connection.cursor() as cursor:
-        if counters and _combined():
+        if counters and combined_statements():
             head, head_params = counters.sql()
             cursor.execute(f"WITH c AS ({head}) {update}", head_params + params)
         else:

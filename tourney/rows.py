@@ -45,8 +45,25 @@ def _plan(model: type[Model]) -> tuple[str, list[str], list[tuple[int, list, Any
 def load(model: type[M], where: str, params: Sequence[Any], *, suffix: str = "") -> list[M]:
     """Instances of ``model`` from ``SELECT <all columns> FROM <its table> WHERE <where>``
     (``suffix``: e.g. ``ORDER BY …`` or ``FOR UPDATE``)."""
+    return [obj for obj, _ in load_with(model, where, params, suffix=suffix)]
+
+
+def load_with(
+    model: type[M],
+    where: str,
+    params: Sequence[Any],
+    *,
+    extra: str = "",
+    joins: str = "",
+    suffix: str = "",
+) -> list[tuple[M, tuple]]:
+    """Like ``load``, each instance with the values of ``extra`` (more columns, read from
+    ``joins``) beside it: a row and what belongs to it in one round trip."""
     columns, names, converters = _plan(model)
-    sql = f"SELECT {columns} FROM {connection.ops.quote_name(model._meta.db_table)} WHERE {where}"
+    n = len(names)
+    select = f"{columns}, {extra}" if extra else columns
+    table = connection.ops.quote_name(model._meta.db_table)
+    sql = f"SELECT {select} FROM {table} {joins} WHERE {where}"
     if suffix:
         sql += " " + suffix
     with connection.cursor() as cursor:
@@ -55,14 +72,13 @@ def load(model: type[M], where: str, params: Sequence[Any], *, suffix: str = "")
     out = []
     alias = connection.alias
     for row in rows:
-        if converters:
-            row = list(row)
-            for i, funcs, col in converters:
-                value = row[i]
-                for func in funcs:
-                    value = func(value, col, connection)
-                row[i] = value
-        out.append(model.from_db(alias, names, row))
+        values = list(row[:n]) if converters else row[:n]
+        for i, funcs, col in converters:
+            value = values[i]
+            for func in funcs:
+                value = func(value, col, connection)
+            values[i] = value
+        out.append((model.from_db(alias, names, values), row[n:]))
     return out
 
 

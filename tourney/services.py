@@ -23,12 +23,19 @@ from tourney.engine import clock as clock_engine
 from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
-from tourney.event_rows import Counters, event_insert, event_payload_write
+from tourney.event_rows import (
+    Counters,
+    combined_statements,
+    event_insert,
+    event_payload_write,
+    insert_statement,
+)
 from tourney.journal import current as journal_current
 from tourney.journal import journal
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
 from tourney.rows import insert as insert_row
 from tourney.rows import load as load_rows
+from tourney.rows import load_with as load_rows_with
 from tourney.rows import marks
 
 DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
@@ -574,6 +581,7 @@ def entry_register(
     return entry
 
 
+ENTRY = Entry._meta.db_table
 NEXT_NUMBER_SQL = (
     f"(SELECT COALESCE(MAX(number), 0) + 1 FROM {Entry._meta.db_table} WHERE tournament_id = %s)"
 )
@@ -615,10 +623,16 @@ def elimination_record(
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
-        entries = {
-            e.pk: e
-            for e in load_rows(Entry, f"tournament_id = %s AND id IN ({marks(ids)})", [t.pk, *ids])
-        }
+        # The entries and their seats in one read.
+        found = load_rows_with(
+            Entry,
+            f"{ENTRY}.tournament_id = %s AND {ENTRY}.id IN ({marks(ids)})",
+            [t.pk, *ids],
+            extra="s.table_id, tb.number, s.number, s.waits_for_button",
+            joins=f"LEFT JOIN {Seat._meta.db_table} s ON s.entry_id = {ENTRY}.id "
+            f"LEFT JOIN {Table._meta.db_table} tb ON tb.id = s.table_id",
+        )
+        entries = {e.pk: e for e, _ in found}
         for eid in ids:
             e = entries.get(eid)
             if e is None:
@@ -633,15 +647,7 @@ def elimination_record(
         # seat triggers: the open tables' rows give the players still in without a count.
         rows = open_tables(t)
         seated_now = sum(r.players for r in rows)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT s.entry_id, s.table_id, tb.number, s.number, s.waits_for_button "
-                f"FROM {Seat._meta.db_table} s "
-                f"JOIN {Table._meta.db_table} tb ON tb.id = s.table_id "
-                f"WHERE s.tournament_id = %s AND s.entry_id IN ({marks(ids)})",
-                [t.pk, *ids],
-            )
-            seat_rows = [(e, tid, tn, s, bool(w)) for e, tid, tn, s, w in cursor.fetchall()]
+        seat_rows = [(e.pk, tid, tn, s, bool(w)) for e, (tid, tn, s, w) in found if tid is not None]
         where = {e: (tn, s) for e, _, tn, s, _ in seat_rows}
         busts_all = [
             places_engine.Bust(
@@ -676,7 +682,20 @@ def elimination_record(
             j.note_entry_rows([*entries.values(), *earlier])
             j.note_seat_rows([(e, tid, s, w) for e, tid, _, s, w in seat_rows])
         now = timezone.now()
-        event = record_event(t, "elimination", {"busts": [list(b) for b in busts]}, actor)
+        # The event, the first bust and the seats freed are one statement where the database
+        # allows it (PostgreSQL: INSERT and DELETE in WITH); the event's id is each bust's hand.
+        event = record_event(
+            t, "elimination", {"busts": [list(b) for b in busts]}, actor, defer=True
+        )
+        if j is not None:
+            for earlier in j.events[:-1]:  # event ids follow the order they were recorded in
+                event_saved(earlier)
+            j.note_seats(ids)  # known from the read above: no query
+        unseat_sql = (
+            f"DELETE FROM {Seat._meta.db_table} "
+            f"WHERE tournament_id = %s AND entry_id IN ({marks(ids)})"
+        )
+        unseated = False
         by_entry = {p.entry: p for p in placed}
         before_rows = {}
         for eid, stack in busts:
@@ -688,27 +707,38 @@ def elimination_record(
             }
             p = by_entry[eid]
             e.bust_table, e.bust_seat = where.get(eid, (None, None))
+            values = [
+                Entry.Status.BUSTED.value,
+                p.place,
+                p.place_to,
+                stack,
+                e.bust_table,
+                e.bust_seat,
+                connection.ops.adapt_datetimefield_value(now),
+                t.hand_for_hand_round if t.hand_for_hand else None,
+                eid,
+            ]
             with connection.cursor() as cursor:  # plain SQL: every elimination
-                cursor.execute(
-                    BUST_SQL,
-                    [
-                        Entry.Status.BUSTED.value,
-                        p.place,
-                        p.place_to,
-                        stack,
-                        event.pk,
-                        e.bust_table,
-                        e.bust_seat,
-                        connection.ops.adapt_datetimefield_value(now),
-                        t.hand_for_hand_round if t.hand_for_hand else None,
-                        eid,
-                    ],
-                )
+                if event.pk is None and combined_statements():
+                    insert, insert_params = insert_statement(event)
+                    cursor.execute(
+                        f"WITH ev AS ({insert} RETURNING id), gone AS ({unseat_sql}) "
+                        + BUST_SQL.format(hand="(SELECT id FROM ev)")
+                        + " RETURNING bust_hand",
+                        [*insert_params, t.pk, *ids, *values],
+                    )
+                    event.pk = cursor.fetchone()[0]
+                    event._state.adding = False
+                    unseated = True
+                else:
+                    event_saved(event)
+                    cursor.execute(BUST_SQL.format(hand=event.pk), values)
         for e in earlier:  # the round's earlier busts share the places anew (RULES 7.3)
             p = by_entry[e.pk]
             if (e.place, e.place_to) != (p.place, p.place_to):
                 Entry.objects.filter(pk=e.pk).update(place=p.place, place_to=p.place_to)
-        unseat(t, ids)
+        if not unseated:
+            unseat(t, ids)
         alternates = seat_alternates(t, event=event)
         if not alternates:
             # The rows read above, less the players who just left: no second read.
@@ -769,9 +799,10 @@ def elimination_record(
     }
 
 
+# ``hand``: the event's id, or the SQL that gives it.
 BUST_SQL = (
     f"UPDATE {Entry._meta.db_table} SET status = %s, place = %s, place_to = %s, "
-    "bust_stack = %s, bust_hand = %s, bust_table = %s, bust_seat = %s, busted_at = %s, "
+    "bust_stack = %s, bust_hand = {hand}, bust_table = %s, bust_seat = %s, busted_at = %s, "
     "h4h_round = %s WHERE id = %s"
 )
 
