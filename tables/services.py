@@ -19,6 +19,7 @@ from tourney.engine.errors import DomainError
 from tourney.journal import current as journal_current
 from tourney.models import Entry, Event, Tournament
 from tourney.rows import load as load_rows
+from tourney.rows import load_with as load_rows_with
 from tourney.services import event_saved, next_rng, record_event, tournament_action
 
 MSG_NO_TABLE = "No such table."
@@ -447,17 +448,32 @@ def _table(t: Tournament, number: int) -> Table:
     return row
 
 
+def _table_loaded(t: Tournament, number: int) -> tuple[Table, em.Table]:
+    """``_table`` and its seats as engine data, in one read (a button move after each hand)."""
+    found = load_rows_with(
+        Table,
+        f"{TABLE}.tournament_id = %s AND {TABLE}.number = %s",
+        [t.pk, number],
+        extra="s.number, s.entry_id, s.waits_for_button",
+        joins=f"LEFT JOIN {SEAT} s ON s.table_id = {TABLE}.id",
+    )
+    if not found:
+        raise DomainError("table_not_found", MSG_NO_TABLE, status=404, fields={"table": number})
+    row = found[0][0]
+    seats = [(n, e, bool(w)) for _, (n, e, w) in found if n is not None]
+    return row, _engine_table(row, seats)
+
+
 def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=None) -> Table:
     """RULES 2.1: the button is at ``seat`` for the table's next hand; players whose wait
     the button passed are dealt in (RULES 1.3)."""
     call = {"service": "table_set_button", "kwargs": {"table_number": table_number, "seat": seat}}
     with tournament_action(tournament_id, call=call) as t:
-        row = _table(t, table_number)
+        row, table = _table_loaded(t, table_number)
         if row.status != Table.Status.OPEN:
             raise DomainError("table_broken", MSG_TABLE_BROKEN, status=409)
         if not 1 <= seat <= row.seats:
             raise DomainError("bad_seat", MSG_BAD_SEAT, fields={"seat": MSG_BAD_SEAT})
-        table = _load([row])[row.number]
         released = released_by_button_move(table, seat) if row.button_seat is not None else ()
         if j := journal_current():
             j.note_table_rows([row])

@@ -87,21 +87,63 @@ def marks(values: Sequence[Any]) -> str:
     return ", ".join(["%s"] * len(values))
 
 
-def insert(obj: M, *, sql_values: dict[str, tuple[str, list[Any]]] | None = None) -> M:
+def insert(
+    obj: M,
+    *,
+    sql_values: dict[str, tuple[str, list[Any]]] | None = None,
+    with_: M | None = None,
+) -> M:
     """INSERT ``obj`` as ``obj.save()`` would (field defaults, ``auto_now_add``), in plain
     SQL, and set its id. ``sql_values``: attribute -> (SQL expression, its parameters) for
     columns the database computes (e.g. the next entry number); those come back by
-    RETURNING and are set on ``obj`` too (so the database must support RETURNING)."""
+    RETURNING and are set on ``obj`` too. ``with_``: an unsaved row ``obj`` points at, to
+    insert in the same statement where the database allows it (PostgreSQL: ``WITH``); name
+    it ``(SELECT id FROM w)`` in ``sql_values``. Where it cannot, it is inserted first."""
     sql_values = dict(sql_values or {})
-    meta = obj._meta
-    q = connection.ops.quote_name
     returning = connection.features.can_return_columns_from_insert
+    if with_ is not None and connection.vendor != "postgresql":
+        insert(with_)
+        sql_values = {a: (e, p) for a, (e, p) in sql_values.items() if "FROM w)" not in e}
+        for f in obj._meta.concrete_fields:
+            if f.is_relation and isinstance(with_, f.related_model):
+                setattr(obj, f.attname, with_.pk)
+        with_ = None
     if not returning:  # an old SQLite: compute those values first (the caller holds the lock)
         with connection.cursor() as cursor:
             for attname, (expr, expr_params) in sql_values.items():
                 cursor.execute(f"SELECT {expr}", expr_params)
                 setattr(obj, attname, cursor.fetchone()[0])
         sql_values = {}
+    sql, params = _insert_statement(obj, sql_values)
+    if with_ is not None:
+        head, head_params = _insert_statement(with_, {})
+        sql = f"WITH w AS ({head} RETURNING id) {sql}"
+        params = head_params + params
+    back = [obj._meta.pk.attname, *sql_values]
+    q = connection.ops.quote_name
+    if returning:
+        sql += f" RETURNING {', '.join(q(obj._meta.get_field(a).column) for a in back)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if returning:
+            for attname, value in zip(back, cursor.fetchone(), strict=True):
+                setattr(obj, attname, value)
+        else:
+            setattr(obj, obj._meta.pk.attname, cursor.lastrowid)
+    for row in (obj, with_):
+        if row is not None:
+            row._state.adding = False
+            row._state.db = connection.alias
+    if with_ is not None:
+        for f in obj._meta.concrete_fields:
+            if f.is_relation and isinstance(with_, f.related_model):
+                with_.pk = getattr(obj, f.attname)
+    return obj
+
+
+def _insert_statement(obj: Model, sql_values: dict[str, tuple[str, list[Any]]]):
+    meta = obj._meta
+    q = connection.ops.quote_name
     columns, values, params = [], [], []
     for f in meta.concrete_fields:
         if f.primary_key:
@@ -114,17 +156,5 @@ def insert(obj: M, *, sql_values: dict[str, tuple[str, list[Any]]] | None = None
         else:
             values.append("%s")
             params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
-    back = [meta.pk.attname, *sql_values]
     sql = f"INSERT INTO {q(meta.db_table)} ({', '.join(columns)}) VALUES ({', '.join(values)})"
-    if returning:
-        sql += f" RETURNING {', '.join(q(meta.get_field(a).column) for a in back)}"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if returning:
-            for attname, value in zip(back, cursor.fetchone(), strict=True):
-                setattr(obj, attname, value)
-        else:
-            setattr(obj, meta.pk.attname, cursor.lastrowid)
-    obj._state.adding = False
-    obj._state.db = connection.alias
-    return obj
+    return sql, params

@@ -494,6 +494,7 @@ def _item_start(items, anchor, idx, now) -> str | None:
 
 
 def _player_for(name: str, player_id: int | None) -> Player:
+    """The known player, or a new one (not yet saved: the caller inserts it)."""
     if player_id is not None:
         p = Player.objects.filter(pk=player_id).first()
         if p is None:
@@ -504,7 +505,7 @@ def _player_for(name: str, player_id: int | None) -> Player:
         raise DomainError("bad_input", MSG_NAME_REQUIRED, fields={"name": MSG_NAME_REQUIRED})
     if len(name) > 120:
         raise DomainError("bad_input", MSG_NAME_TOO_LONG, fields={"name": MSG_NAME_TOO_LONG})
-    return insert_row(Player(name=name))
+    return Player(name=name)
 
 
 def entry_register(
@@ -557,8 +558,12 @@ def entry_register(
             fee_paid=t.fee,
             created_by=actor if getattr(actor, "is_authenticated", False) else None,
         )
-        # Plain SQL, the next number computed by the INSERT itself (the row lock serialises).
-        insert_row(entry, sql_values={"number": (NEXT_NUMBER_SQL, [t.pk])})
+        # Plain SQL, the next number computed by the INSERT itself (the row lock serialises);
+        # a new player is inserted by the same statement where the database allows it.
+        values = {"number": (NEXT_NUMBER_SQL, [t.pk])}
+        if new_player:
+            values["player_id"] = ("(SELECT id FROM w)", [])
+        insert_row(entry, sql_values=values, with_=player if new_player else None)
         number = entry.number
         if j := journal_current():
             j.note_created("entry", [entry.pk])
