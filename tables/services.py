@@ -62,15 +62,32 @@ def _table_rows(rows: Iterable[tuple]) -> list[TableRow]:
 def open_tables(t: Tournament) -> list[TableRow]:
     """The open tables, by number. Read on every elimination at a thousand tables, so in
     plain SQL, and the unavailable seats come as text, parsed only where there are any."""
+    return _open_tables(t, "")[0]
+
+
+def open_tables_and_alternates(t: Tournament) -> tuple[list[TableRow], int | None]:
+    """``open_tables`` and, in the same read, how many alternates wait for a seat (None if
+    no table is open). An elimination asks both, and almost always nobody waits."""
+    return _open_tables(t, ALTERNATES_SQL, [t.pk, Entry.Status.ALTERNATE.value])
+
+
+ALTERNATES_SQL = (
+    f", (SELECT COUNT(*) FROM {Entry._meta.db_table} WHERE tournament_id = %s AND status = %s)"
+)
+
+
+def _open_tables(t: Tournament, extra: str, extra_params=()) -> tuple[list[TableRow], int | None]:
     blocked, _ = _blocked_sql()
     sql = (
-        f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players "
+        f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players{extra} "
         f"FROM {TABLE} WHERE tournament_id = %s AND status = %s ORDER BY number"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [t.pk, Table.Status.OPEN.value])
+        cursor.execute(sql, [*extra_params, t.pk, Table.Status.OPEN.value])
         rows = cursor.fetchall()
-    return _table_rows(rows)
+    if not extra:
+        return _table_rows(rows), None
+    return _table_rows(r[:7] for r in rows), (rows[0][7] if rows else None)
 
 
 def _blocked_sql() -> tuple[str, str]:
@@ -86,14 +103,14 @@ def fewest_tables(t: Tournament) -> list[TableRow]:
     thousand open tables and a handful of candidates). Plain SQL: read on every late entry."""
     blocked, length = _blocked_sql()
     room = f"tournament_id = %s AND status = %s AND players < seats - {length}"
-    sql = (
-        f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players "
-        f"FROM {TABLE} WHERE {room} AND players = (SELECT MIN(players) FROM {TABLE} "
-        f"WHERE {room}) ORDER BY number"
+    columns = "id, number, seats, break_rank, button_seat, blocked, players"
+    sql = (  # one pass over the tables: the fewest players by a window over those with room
+        f"SELECT {columns} FROM (SELECT id, number, seats, break_rank, button_seat, "
+        f"{blocked} AS blocked, players, MIN(players) OVER () AS fewest FROM {TABLE} "
+        f"WHERE {room}) candidates WHERE players = fewest ORDER BY number"
     )
-    open_ = Table.Status.OPEN.value
     with connection.cursor() as cursor:
-        cursor.execute(sql, [t.pk, open_, t.pk, open_])
+        cursor.execute(sql, [t.pk, Table.Status.OPEN.value])
         return _table_rows(cursor.fetchall())
 
 
@@ -332,9 +349,13 @@ def seat_entry(
     return written[0]
 
 
-def seat_alternates(t: Tournament, *, event: Event | None) -> list[dict[str, Any]]:
+def seat_alternates(
+    t: Tournament, *, event: Event | None, waiting: int | None = None
+) -> list[dict[str, Any]]:
     """Alternates take the open seats in the order they registered, each by the RULES 1.3
-    draw; no table is opened for them."""
+    draw; no table is opened for them. ``waiting``: how many there are, if known."""
+    if waiting == 0:
+        return []
     seated = []
     # Plain SQL: asked after every elimination, and almost always there is nobody.
     waiting = load_rows(

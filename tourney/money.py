@@ -245,17 +245,21 @@ def prizes_assign(t: Tournament) -> None:
     ).exclude(prize=0).update(prize=0)
 
 
-def prizes_refresh(t: Tournament) -> None:
+def prizes_refresh(t: Tournament, *, finishers: tuple[int | None, int] | None = None) -> None:
     """``prizes_assign`` when it can change anything: some finished entry holds a paid place,
     a prize or a deal. Far from the money (late registration, most of the day) one look at
-    the best place finished settles it."""
-    agg = Entry.objects.filter(tournament=t, place__isnull=False).aggregate(
-        best=Min("place"),
-        prized=Count("pk", filter=Q(prize__gt=0) | Q(deal_amount__isnull=False)),
-    )
-    if agg["best"] is None and not agg["prized"]:
+    the best place finished settles it. ``finishers``: (best place, how many hold a prize
+    or a deal) if the caller has them."""
+    if finishers is None:
+        agg = Entry.objects.filter(tournament=t, place__isnull=False).aggregate(
+            best=Min("place"),
+            prized=Count("pk", filter=Q(prize__gt=0) | Q(deal_amount__isnull=False)),
+        )
+        finishers = (agg["best"], agg["prized"])
+    best, prized = finishers
+    if best is None and not prized:
         return
-    if agg["prized"] or place_is_paid(t, agg["best"]):
+    if prized or place_is_paid(t, best):
         prizes_assign(t)
 
 

@@ -595,20 +595,39 @@ NEXT_NUMBER_SQL = (
 def _shift_busted_places(t: Tournament, by: int) -> None:
     """Places count from the bottom of the whole field (RULES 7.1): while late entries keep
     arriving, every player already out finishes one place lower per new entry (the first out
-    finishes last). Undo shifts them back."""
-    with connection.cursor() as cursor:  # plain SQL: every late entry
-        cursor.execute(
-            f"UPDATE {Entry._meta.db_table} SET place = place + %s, place_to = place_to + %s "
-            "WHERE tournament_id = %s AND status = %s AND place IS NOT NULL",
-            [by, by, t.pk, Entry.Status.BUSTED.value],
-        )
-        if not cursor.rowcount:
-            return
-    if j := journal_current():
-        j.shift_places += by
+    finishes last). Undo shifts them back.
+
+    On PostgreSQL the shift also returns what ``prizes_refresh`` asks about the finishers
+    (their best place, whether any holds a prize or a deal), aggregated over the rows it
+    moved: one statement. That is all of them, as the only finisher who is not out is a
+    winner, and a finished tournament takes no entries."""
     from tourney.money import prizes_refresh
 
-    prizes_refresh(t)  # only if someone out now holds, or held, a paid place or a prize
+    shift = (
+        f"UPDATE {ENTRY} SET place = place + %s, place_to = place_to + %s "
+        "WHERE tournament_id = %s AND status = %s AND place IS NOT NULL"
+    )
+    params = [by, by, t.pk, Entry.Status.BUSTED.value]
+    finishers = None
+    with connection.cursor() as cursor:  # plain SQL: every late entry
+        if combined_statements():
+            cursor.execute(
+                f"WITH s AS ({shift} RETURNING place, prize, deal_amount) "
+                "SELECT COUNT(*), MIN(place), "
+                "COUNT(*) FILTER (WHERE prize > 0 OR deal_amount IS NOT NULL) FROM s",
+                params,
+            )
+            moved, best, prized = cursor.fetchone()
+            finishers = (best, prized)
+        else:
+            cursor.execute(shift, params)
+            moved = cursor.rowcount
+    if not moved:
+        return
+    if j := journal_current():
+        j.shift_places += by
+    # only if someone out now holds, or held, a paid place or a prize
+    prizes_refresh(t, finishers=finishers)
 
 
 def elimination_record(
@@ -617,7 +636,7 @@ def elimination_record(
     """Players broke in one hand, with their stacks at the start of it (RULES 7.1–7.3):
     places, then the breaks, redraws and balancing moves this causes (RULES 3), at once."""
     from tables.models import Seat, Table
-    from tables.services import open_tables, rebalance, seat_alternates, unseat
+    from tables.services import open_tables_and_alternates, rebalance, seat_alternates, unseat
 
     if not busts:
         raise DomainError("bad_input", MSG_NO_BUSTS, fields={"entries": MSG_NO_BUSTS})
@@ -650,7 +669,7 @@ def elimination_record(
                 )
         # Every seated entry sits at an open table, and each table's count is kept by the
         # seat triggers: the open tables' rows give the players still in without a count.
-        rows = open_tables(t)
+        rows, waiting = open_tables_and_alternates(t)
         seated_now = sum(r.players for r in rows)
         seat_rows = [(e.pk, tid, tn, s, bool(w)) for e, (tid, tn, s, w) in found if tid is not None]
         where = {e: (tn, s) for e, _, tn, s, _ in seat_rows}
@@ -744,7 +763,7 @@ def elimination_record(
                 Entry.objects.filter(pk=e.pk).update(place=p.place, place_to=p.place_to)
         if not unseated:
             unseat(t, ids)
-        alternates = seat_alternates(t, event=event)
+        alternates = seat_alternates(t, event=event, waiting=waiting)
         if not alternates:
             # The rows read above, less the players who just left: no second read.
             gone = Counter(tn for tn, _ in where.values())
