@@ -13,7 +13,6 @@ from django.db.models import Max
 from tables.engine import balancing, seat_draw
 from tables.engine import model as em
 from tables.engine.blinds import released_by_button_move
-from tables.engine.pick import pick_table
 from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
 from tourney.journal import current as journal_current
@@ -97,21 +96,57 @@ def _blocked_sql() -> tuple[str, str]:
     return "unavailable_seats", "json_array_length(unavailable_seats)"
 
 
+TABLE_COLUMNS = "id, number, seats, break_rank, button_seat, blocked, players"
+
+
+def _fewest_sql() -> str:
+    """RULES 1.3 candidates: the open tables with an open seat and, among those, the fewest
+    players, each with its open seats (``room``); one pass over the tables (a window)."""
+    blocked, length = _blocked_sql()
+    return (
+        f"SELECT * FROM (SELECT id, number, seats, break_rank, button_seat, {blocked} AS blocked, "
+        f"players, seats - {length} - players AS room, MIN(players) OVER () AS fewest "
+        f"FROM {TABLE} WHERE tournament_id = %s AND status = %s AND players < seats - {length}) "
+        "candidates WHERE players = fewest"
+    )
+
+
 def fewest_tables(t: Tournament) -> list[TableRow]:
     """RULES 1.3: the open tables with an open seat and, among those, the fewest players —
-    the only tables a late entry can draw into, found by the database (a big field has a
-    thousand open tables and a handful of candidates). Plain SQL: read on every late entry."""
-    blocked, length = _blocked_sql()
-    room = f"tournament_id = %s AND status = %s AND players < seats - {length}"
-    columns = "id, number, seats, break_rank, button_seat, blocked, players"
-    sql = (  # one pass over the tables: the fewest players by a window over those with room
-        f"SELECT {columns} FROM (SELECT id, number, seats, break_rank, button_seat, "
-        f"{blocked} AS blocked, players, MIN(players) OVER () AS fewest FROM {TABLE} "
-        f"WHERE {room}) candidates WHERE players = fewest ORDER BY number"
-    )
+    the only tables a late entry can draw into, found by the database."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, [t.pk, Table.Status.OPEN.value])
+        cursor.execute(
+            f"SELECT {TABLE_COLUMNS} FROM ({_fewest_sql()}) f ORDER BY number",
+            [t.pk, Table.Status.OPEN.value],
+        )
         return _table_rows(cursor.fetchall())
+
+
+def late_pick(t: Tournament, rng) -> tuple[TableRow, em.Table] | None:
+    """The table a late entry draws into (RULES 1.3) with its seats, or None when every seat
+    is taken — ``pick.pick_table`` done by the database: among the candidates, by number, the
+    first whose running total of open seats passes ``rng.randrange(all their open seats)``
+    (the same draw from the same seed). Two light reads, however many tables tie: a big
+    field right after the draw has a thousand candidates."""
+    fewest = _fewest_sql()
+    params = [t.pk, Table.Status.OPEN.value]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COALESCE(SUM(room), 0) FROM ({fewest}) f", params)
+        total = int(cursor.fetchone()[0])
+        if not total:
+            return None
+        pick = rng.randrange(total)
+        cursor.execute(
+            f"SELECT x.*, s.number, s.entry_id, s.waits_for_button FROM ("
+            f"SELECT {TABLE_COLUMNS} FROM (SELECT f.*, SUM(room) OVER (ORDER BY number) AS upto "
+            f"FROM ({fewest}) f) u WHERE upto > %s ORDER BY number LIMIT 1) x "
+            f"LEFT JOIN {SEAT} s ON s.table_id = x.id",
+            [*params, pick],
+        )
+        found = cursor.fetchall()
+    row = _table_rows([found[0][:7]])[0]
+    seats = [(n, e, bool(w)) for *_, n, e, w in found if n is not None]
+    return row, _engine_table(row, seats)
 
 
 def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:
@@ -318,13 +353,10 @@ def seat_entry(
 ) -> dict[str, Any] | None:
     """RULES 1.3: a random open seat at one of the tables with the fewest players. When every
     seat is taken, open a table if the director allows it, else the entry is an alternate."""
-    rows = fewest_tables(t)  # the tables pick_table would choose among, and no others
-    capacity = {r.number: r.seats - len(r.unavailable_seats or ()) for r in rows}
-    counts = _counts(rows)
     rng, seed = next_rng(t)
-    number = pick_table(counts, capacity, rng)
+    picked = late_pick(t, rng)
     opened = others = False
-    if number is None:
+    if picked is None:
         if not (t.auto_open_tables if may_open is None else may_open):
             if j := journal_current():
                 j.note_entries([entry.pk])
@@ -332,12 +364,10 @@ def seat_entry(
             entry.status = Entry.Status.ALTERNATE
             return None
         others = Table.objects.filter(tournament=t, status=Table.Status.OPEN).exists()
-        new = tables_open(t, count=1)[0]
+        row = tables_open(t, count=1)[0]
         opened = True
-        rows.append(new)
-        number = new.number
-    row = next(r for r in rows if r.number == number)
-    table = _load([row])[number]
+        picked = row, _load([row])[row.number]
+    row, table = picked
     move = seat_draw.late_seat(entry.pk, [table], rng)
     written = apply_moves(t, [move], event=event, table_ids={row.number: row.pk})
     entry.status = Entry.Status.SEATED

@@ -351,3 +351,50 @@ def test_late_seating_candidates_are_the_shortest_tables_with_an_open_seat(direc
     expected = sorted(n for n, k in sizes(t).items() if k == 3)
     assert [r.number for r in ts.fewest_tables(t)] == expected
     assert all(r.players == 3 for r in ts.fewest_tables(t))
+
+
+def test_the_database_pick_is_the_engine_pick_table_draw_for_draw(director):
+    # RULES 1.3 at scale: the database picks the late entry's table (``late_pick``) exactly
+    # as the pure engine ``pick_table`` does from the same seed, whatever the table sizes,
+    # blocked seats and ties: the same table for every seed.
+    import random
+
+    from tables.engine.pick import pick_table
+
+    t = make(director, tables=7, seats=6)
+    register(t, 23, director)  # 4, 4, 3, 3, 3, 3, 3: five tables tie
+    rng = random.Random(5)
+    tables = list(Table.objects.filter(tournament=t).order_by("number"))
+    most_tied = 0
+
+    def compare() -> None:
+        nonlocal most_tied
+        rows = ts.open_tables(t)
+        counts = {r.number: r.players for r in rows}
+        capacity = {r.number: r.seats - len(r.unavailable_seats) for r in rows}
+        most_tied = max(most_tied, len(ts.fewest_tables(t)))
+        for seed in range(60):
+            expected = pick_table(counts, capacity, random.Random(seed))
+            picked = ts.late_pick(t, random.Random(seed))
+            assert (picked[0].number if picked else None) == expected
+            if picked:
+                row, table = picked
+                assert table.players == row.players == counts[row.number]
+
+    compare()
+    for round_ in range(6):  # vary the sizes and the blocked seats, and compare again
+        for e in rng.sample(list(Seat.objects.filter(tournament=t)), 3):
+            services.elimination_record(tournament_id=t.pk, busts=[(e.entry_id, 100)])
+        for tb in rng.sample(tables, 2):
+            tb.refresh_from_db()
+            if tb.status != "open":
+                continue
+            taken = set(Seat.objects.filter(table=tb).values_list("number", flat=True))
+            free = [s for s in range(1, tb.seats + 1) if s not in taken]
+            if free:
+                ts.seat_set_available(
+                    tournament_id=t.pk, table_number=tb.number, seat=free[0], available=False
+                )
+        register(t, 4, director, prefix=f"R{round_}-")
+        compare()
+    assert most_tied >= 5  # ties were there to be broken by the draw

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from tables import services as table_services
 from tables.models import Seat, Table
-from tourney import colorup, money, selectors, services
+from tourney import colorup, maintenance, money, selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
@@ -146,6 +146,8 @@ class Simulation:
             for i in range(initial):
                 self.register()
                 self.bar(i + 1, initial, "registration")
+                if (i + 1) % 1000 == 0:
+                    self.phase_s["registration"] -= self.upkeep_timed()
         self.now = timezone.now()
         with self.timed("clock"):
             services.clock_action(
@@ -182,6 +184,7 @@ class Simulation:
                 self.late_entries()
             with self.timed("eliminations"):
                 self.hand()
+            self.upkeep()
             busted = self.counts["busts"]
             if busted % 250 == 0:
                 with self.timed("checks"):
@@ -193,6 +196,22 @@ class Simulation:
         summary["seconds"] = {k: round(v, 2) for k, v in self.phase_s.items()}
         summary["seconds"]["total"] = round(time.perf_counter() - t_all, 2)
         return summary
+
+    def upkeep_timed(self) -> float:
+        """``upkeep`` now; returns the seconds it took (inside another phase's timing)."""
+        before = self.phase_s["upkeep (vacuum)"]
+        self.upkeep(every=1)
+        return self.phase_s["upkeep (vacuum)"] - before
+
+    def upkeep(self, every: int = 500) -> None:
+        """What the worker's beat does on a server without autovacuum (tourney/maintenance.py):
+        the hot tables vacuumed, here every ``every`` write actions, timed as its own phase."""
+        actions = self.counts["entries"] + self.counts["hands"] + self.counts["button_moves"]
+        if actions - self.counts["upkeep_at"] >= every:
+            self.counts["upkeep_at"] = actions
+            with self.timed("upkeep (vacuum)"):
+                if maintenance.vacuum_hot_tables():
+                    self.counts["vacuums"] += 1
 
     def late_entries(self) -> None:
         if not self.t.registration_open:
@@ -416,6 +435,7 @@ class Simulation:
             "moves": {k[6:]: v for k, v in self.counts.items() if k.startswith("moves_")},
             "button_moves": self.counts["button_moves"],
             "color_ups": self.counts["color_ups"],
+            "vacuums": self.counts["vacuums"],
             "races": self.counts["races"],
             "tables_opened": Table.objects.filter(tournament=t).count(),
             "prize_pool": pool,
