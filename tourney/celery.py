@@ -18,6 +18,10 @@ app.conf.beat_schedule = {
         "task": "tourney.tasks.clock_sweep",
         "schedule": getattr(settings, "CLOCK_SWEEP_SECONDS", 5.0),
     },
+    "hot-tables-vacuum": {
+        "task": "tourney.tasks.vacuum_hot_tables",
+        "schedule": getattr(settings, "VACUUM_SECONDS", 300.0),
+    },
 }
 
 

@@ -47,3 +47,12 @@ def clock_sweep() -> int:
         except OperationalError:
             log.warning("clock sweep: tournament %s locked, next sweep will retry", tid)
     return n
+
+
+@shared_task(ignore_result=True)
+def vacuum_hot_tables() -> list[str]:
+    """Upkeep of the tables every action rewrites, on a server whose autovacuum is off
+    (tourney/maintenance.py); nothing otherwise."""
+    from tourney.maintenance import vacuum_hot_tables as vacuum
+
+    return vacuum()
