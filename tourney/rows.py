@@ -92,13 +92,19 @@ def insert(
     *,
     sql_values: dict[str, tuple[str, list[Any]]] | None = None,
     with_: M | None = None,
-) -> M:
+    also: tuple[str, list[Any], list[str]] | None = None,
+) -> tuple:
     """INSERT ``obj`` as ``obj.save()`` would (field defaults, ``auto_now_add``), in plain
     SQL, and set its id. ``sql_values``: attribute -> (SQL expression, its parameters) for
     columns the database computes (e.g. the next entry number); those come back by
     RETURNING and are set on ``obj`` too. ``with_``: an unsaved row ``obj`` points at, to
     insert in the same statement where the database allows it (PostgreSQL: ``WITH``); name
-    it ``(SELECT id FROM w)`` in ``sql_values``. Where it cannot, it is inserted first."""
+    it ``(SELECT id FROM w)`` in ``sql_values``. Where it cannot, it is inserted first.
+    ``also`` (PostgreSQL only): (a data-modifying statement with RETURNING, its parameters,
+    SQL expressions over its rows named ``also``) run by the same statement; returns the
+    values of those expressions (else an empty tuple)."""
+    if also is not None and connection.vendor != "postgresql":
+        raise ValueError("a statement in WITH needs PostgreSQL")
     sql_values = dict(sql_values or {})
     returning = connection.features.can_return_columns_from_insert
     if with_ is not None and connection.vendor != "postgresql":
@@ -115,21 +121,33 @@ def insert(
                 setattr(obj, attname, cursor.fetchone()[0])
         sql_values = {}
     sql, params = _insert_statement(obj, sql_values)
+    ctes, cte_params = [], []
     if with_ is not None:
         head, head_params = _insert_statement(with_, {})
-        sql = f"WITH w AS ({head} RETURNING id) {sql}"
-        params = head_params + params
+        ctes.append(f"w AS ({head} RETURNING id)")
+        cte_params += head_params
+    if also is not None:
+        ctes.append(f"also AS ({also[0]})")
+        cte_params += also[1]
+    if ctes:
+        sql = f"WITH {', '.join(ctes)} {sql}"
+        params = cte_params + params
     back = [obj._meta.pk.attname, *sql_values]
     q = connection.ops.quote_name
+    extra = list(also[2]) if also is not None else []
     if returning:
-        sql += f" RETURNING {', '.join(q(obj._meta.get_field(a).column) for a in back)}"
+        columns = [q(obj._meta.get_field(a).column) for a in back] + extra
+        sql += f" RETURNING {', '.join(columns)}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         if returning:
-            for attname, value in zip(back, cursor.fetchone(), strict=True):
+            got = cursor.fetchone()
+            for attname, value in zip(back, got[: len(back)], strict=True):
                 setattr(obj, attname, value)
+            extras = tuple(got[len(back) :])
         else:
             setattr(obj, obj._meta.pk.attname, cursor.lastrowid)
+            extras = ()
     for row in (obj, with_):
         if row is not None:
             row._state.adding = False
@@ -138,7 +156,7 @@ def insert(
         for f in obj._meta.concrete_fields:
             if f.is_relation and isinstance(with_, f.related_model):
                 with_.pk = getattr(obj, f.attname)
-    return obj
+    return extras
 
 
 def _insert_statement(obj: Model, sql_values: dict[str, tuple[str, list[Any]]]):

@@ -563,7 +563,15 @@ def entry_register(
         values = {"number": (NEXT_NUMBER_SQL, [t.pk])}
         if new_player:
             values["player_id"] = ("(SELECT id FROM w)", [])
-        insert_row(entry, sql_values=values, with_=player if new_player else None)
+        # On PostgreSQL the place shift of the players already out rides along (below).
+        shift = (
+            (SHIFT_SQL + SHIFT_RETURNING, _shift_params(t, +1), SHIFT_SUMMARY)
+            if combined_statements()
+            else None
+        )
+        shifted = insert_row(
+            entry, sql_values=values, with_=player if new_player else None, also=shift
+        )
         number = entry.number
         if j := journal_current():
             j.note_created("entry", [entry.pk])
@@ -578,7 +586,7 @@ def entry_register(
         )
         if seat_now:
             seat_entry(t, entry, event=event)
-        _shift_busted_places(t, +1)
+        _shift_busted_places(t, +1, done=shifted or None)
         if t.frozen_prizes is not None:  # a director's late override: share the new money
             from tourney.money import _money_added
 
@@ -592,35 +600,43 @@ NEXT_NUMBER_SQL = (
 )
 
 
-def _shift_busted_places(t: Tournament, by: int) -> None:
+SHIFT_SQL = (
+    f"UPDATE {ENTRY} SET place = place + %s, place_to = place_to + %s "
+    "WHERE tournament_id = %s AND status = %s AND place IS NOT NULL"
+)
+# What ``prizes_refresh`` asks about the finishers, over the rows the shift moved: how many
+# moved, their best place, how many hold a prize or a deal.
+SHIFT_RETURNING = " RETURNING place, prize, deal_amount"
+SHIFT_SUMMARY = [
+    "(SELECT COUNT(*) FROM also)",
+    "(SELECT MIN(place) FROM also)",
+    "(SELECT COUNT(*) FROM also WHERE prize > 0 OR deal_amount IS NOT NULL)",
+]
+
+
+def _shift_params(t: Tournament, by: int) -> list[Any]:
+    return [by, by, t.pk, Entry.Status.BUSTED.value]
+
+
+def _shift_busted_places(t: Tournament, by: int, *, done: tuple | None = None) -> None:
     """Places count from the bottom of the whole field (RULES 7.1): while late entries keep
     arriving, every player already out finishes one place lower per new entry (the first out
     finishes last). Undo shifts them back.
 
-    On PostgreSQL the shift also returns what ``prizes_refresh`` asks about the finishers
-    (their best place, whether any holds a prize or a deal), aggregated over the rows it
-    moved: one statement. That is all of them, as the only finisher who is not out is a
-    winner, and a finished tournament takes no entries."""
+    On PostgreSQL the shift runs inside the new entry's INSERT (``done``: what it returned,
+    ``SHIFT_SUMMARY``), and what ``prizes_refresh`` asks about the finishers (their best place,
+    whether any holds a prize or a deal) is aggregated over the rows it moved. That is all of
+    them, as the only finisher who is not out is a winner, and a finished tournament takes no
+    entries. Elsewhere it is a statement of its own and the prize check reads the entries."""
     from tourney.money import prizes_refresh
 
-    shift = (
-        f"UPDATE {ENTRY} SET place = place + %s, place_to = place_to + %s "
-        "WHERE tournament_id = %s AND status = %s AND place IS NOT NULL"
-    )
-    params = [by, by, t.pk, Entry.Status.BUSTED.value]
     finishers = None
-    with connection.cursor() as cursor:  # plain SQL: every late entry
-        if combined_statements():
-            cursor.execute(
-                f"WITH s AS ({shift} RETURNING place, prize, deal_amount) "
-                "SELECT COUNT(*), MIN(place), "
-                "COUNT(*) FILTER (WHERE prize > 0 OR deal_amount IS NOT NULL) FROM s",
-                params,
-            )
-            moved, best, prized = cursor.fetchone()
-            finishers = (best, prized)
-        else:
-            cursor.execute(shift, params)
+    if done is not None:
+        moved, best, prized = done
+        finishers = (best, prized)
+    else:
+        with connection.cursor() as cursor:  # plain SQL: every late entry
+            cursor.execute(SHIFT_SQL, _shift_params(t, by))
             moved = cursor.rowcount
     if not moved:
         return
