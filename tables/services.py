@@ -13,6 +13,7 @@ from django.db.models import Max
 from tables.engine import balancing, seat_draw
 from tables.engine import model as em
 from tables.engine.blinds import released_by_button_move
+from tables.engine.pick import pick_table
 from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
 from tourney.journal import current as journal_current
@@ -122,31 +123,21 @@ def fewest_tables(t: Tournament) -> list[TableRow]:
         return _table_rows(cursor.fetchall())
 
 
-def late_pick(t: Tournament, rng) -> tuple[TableRow, em.Table] | None:
+def late_pick(t: Tournament, rng) -> tuple[Table, em.Table] | None:
     """The table a late entry draws into (RULES 1.3) with its seats, or None when every seat
-    is taken — ``pick.pick_table`` done by the database: among the candidates, by number, the
-    first whose running total of open seats passes ``rng.randrange(all their open seats)``
-    (the same draw from the same seed). Two light reads, however many tables tie: a big
-    field right after the draw has a thousand candidates."""
-    fewest = _fewest_sql()
-    params = [t.pk, Table.Status.OPEN.value]
+    is taken: ``pick.pick_table``'s draw (``rng.randrange`` over the candidates' open seats,
+    by table number) over the candidates the database found, as (number, open seats) pairs —
+    a big field right after the draw has a thousand tied candidates, and only the one drawn
+    is read in full."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COALESCE(SUM(room), 0) FROM ({fewest}) f", params)
-        total = int(cursor.fetchone()[0])
-        if not total:
-            return None
-        pick = rng.randrange(total)
         cursor.execute(
-            f"SELECT x.*, s.number, s.entry_id, s.waits_for_button FROM ("
-            f"SELECT {TABLE_COLUMNS} FROM (SELECT f.*, SUM(room) OVER (ORDER BY number) AS upto "
-            f"FROM ({fewest}) f) u WHERE upto > %s ORDER BY number LIMIT 1) x "
-            f"LEFT JOIN {SEAT} s ON s.table_id = x.id",
-            [*params, pick],
+            f"SELECT number, room FROM ({_fewest_sql()}) f ORDER BY number",
+            [t.pk, Table.Status.OPEN.value],
         )
-        found = cursor.fetchall()
-    row = _table_rows([found[0][:7]])[0]
-    seats = [(n, e, bool(w)) for *_, n, e, w in found if n is not None]
-    return row, _engine_table(row, seats)
+        pool = cursor.fetchall()
+    # The candidates tie by definition: the engine's draw over their open seats alone.
+    number = pick_table({}, dict(pool), rng)
+    return None if number is None else _table_loaded(t, number)
 
 
 def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:

@@ -4,9 +4,9 @@ Pure Python. ``late_seat`` draws uniformly over the open seats of the tables wit
 players. Picking one of those tables with probability proportional to its open seats, then a
 uniform open seat at it, is the same distribution — and needs only per-table counts.
 
-The service draws in the database (``tables.services.late_pick``: the same ``randrange`` over
-the same candidates in the same order); this function is its reference, and a test checks the
-two pick the same table for the same seed.
+The service (``tables.services.late_pick``) has the database find the candidates and their
+open seats, then draws with this function; a test checks it picks the same table as this
+function over every table, for the same seed.
 """
 
 from __future__ import annotations
