@@ -5,9 +5,9 @@ counters, every action), the seats (every bust and move deletes and inserts rows
 (their kept player counts) and the entries (busts, the late-registration place shift).
 PostgreSQL reclaims the dead row versions this leaves and keeps the planner's statistics with
 its autovacuum daemon. Where a server runs with ``autovacuum = off`` (the PostgreSQL on the
-machines this project is built on does), nothing does: at 10,000 entries the seat table held
-21,000 dead rows for every live one by the end, the planner still believed the entry table
-empty, and every action got slower as the day went on.
+machines this project is built on does), nothing does: by the end of a 10,000-entry
+simulation the seat table held 21,000 dead rows beside its one live row, and the planner,
+which had never analysed the entry table, estimated one busted entry where there were 9,999.
 
 ``vacuum_hot_tables`` does that upkeep for these four tables only, and only when the server's
 autovacuum is off: the Celery beat runs it every few minutes (tourney/celery.py), and the
