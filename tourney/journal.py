@@ -31,10 +31,12 @@ TOURNAMENT_FIELDS = (
     "hand_for_hand",
     "hand_for_hand_round",
     "chips_color_up_delta",
-    "frozen_prizes",
-    "payout_percentages",
     "rounding_unit",
 )
+# The payout table and the frozen prizes (a thousand numbers each in a big field) are kept
+# only by the actions that change them, which say so first (``note_tournament``): copied
+# into every action's undo data they were most of its size.
+TOURNAMENT_NOTED_FIELDS = ("payout_percentages", "frozen_prizes")
 ENTRY_FIELDS = (
     "status",
     "chips_bought",
@@ -151,6 +153,18 @@ class Journal:
             image = {f: getattr(r, f, "open") for f in TABLE_FIELDS}
             image["unavailable_seats"] = list(image["unavailable_seats"] or [])
             self.tables.setdefault(r.pk, image)
+
+    def note_tournament(self, fields=TOURNAMENT_NOTED_FIELDS) -> None:
+        """Before images of tournament fields kept only when changed, as the row holds them
+        now (read from it: an instance in hand may already carry the new values)."""
+        todo = [f for f in fields if f not in self.tournament]
+        if not todo:
+            return
+        from tourney.models import Tournament
+
+        row = Tournament.objects.filter(pk=self.tournament_id).values(*todo).get()
+        for f in todo:
+            self.tournament[f] = _jsonable(row[f])
 
     def note_levels(self, items) -> None:
         from dataclasses import asdict

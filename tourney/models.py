@@ -41,6 +41,10 @@ class Tournament(models.Model):
     payout_percentages = models.JSONField(null=True, blank=True)
     # RULES 8.2: prize per place once registration closes (tourney.money.payouts_freeze).
     frozen_prizes = models.JSONField(null=True, blank=True)
+    # A new random token whenever either of the two fields above is written, set by the
+    # database (triggers, migration 0006): the tournament lock reads those two big fields
+    # only when the token differs from the one it last saw (tourney.services).
+    prizes_key = models.CharField(max_length=32, default="", editable=False)
     # Windows (RULES 4.4): level indexes (0-based over the structure) whose end closes them.
     late_reg_until = models.PositiveSmallIntegerField(null=True, blank=True)
     reentries_allowed = models.PositiveSmallIntegerField(default=0)

@@ -337,6 +337,12 @@ def _window_passed(t: Tournament, until: int | None, now: datetime | None) -> bo
     return index is not None and index > until
 
 
+def _note_prize_fields() -> None:
+    """Before the payout table or the frozen prizes change: the undo journal keeps them."""
+    if j := journal_current():
+        j.note_tournament()
+
+
 def _money_added(t: Tournament) -> tuple[int, ...] | None:
     """After money entered: once frozen, share the new pool by the pinned table (RULES 8.2);
     then reassign prizes. Returns the new frozen amounts, if frozen."""
@@ -345,6 +351,7 @@ def _money_added(t: Tournament) -> tuple[int, ...] | None:
         amounts = payouts_engine.payouts(
             pool=pool_of(t), percentages=table_of(t), rounding_unit=t.rounding_unit
         )
+        _note_prize_fields()
         t.frozen_prizes = list(amounts)
         Tournament.objects.filter(pk=t.pk).update(frozen_prizes=t.frozen_prizes)
         prizes_assign(t)
@@ -491,6 +498,7 @@ def payouts_freeze_locked(t: Tournament, *, actor=None) -> tuple[int, ...]:
         return ()  # nobody entered: nothing to freeze
     pool = _pool(t, money["paid"])
     amounts = payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
+    _note_prize_fields()
     t.payout_percentages = list(table)
     t.frozen_prizes = list(amounts)
     Tournament.objects.filter(pk=t.pk).update(
@@ -566,6 +574,7 @@ def payouts_set(
             "rounding_unit": t.rounding_unit,
             "prizes": list(_prizes(t, entries=money["entries"], pool=pool)),
         }
+        _note_prize_fields()
         t.payout_percentages = table
         if rounding_unit is not None:
             t.rounding_unit = rounding_unit

@@ -19,12 +19,15 @@ from django.db.models import Model
 M = TypeVar("M", bound=Model)
 
 
-def _plan(model: type[Model]) -> tuple[str, list[str], list[tuple[int, list, Any]]]:
-    """(column list, attribute names, converters by position) for this connection."""
+def _plan(
+    model: type[Model], skip: tuple[str, ...] = ()
+) -> tuple[str, list[str], list[tuple[int, list, Any]]]:
+    """(column list, attribute names, converters by position) for this connection, without
+    the fields named in ``skip`` (they are left deferred on the instances)."""
     plans = connection.__dict__.setdefault("_tourney_row_plans", {})
-    plan = plans.get(model)
+    plan = plans.get((model, skip))
     if plan is None:
-        fields = model._meta.concrete_fields
+        fields = [f for f in model._meta.concrete_fields if f.attname not in skip]
         table = model._meta.db_table
         q = connection.ops.quote_name
         converters = []
@@ -38,7 +41,7 @@ def _plan(model: type[Model]) -> tuple[str, list[str], list[tuple[int, list, Any
             [f.attname for f in fields],
             converters,
         )
-        plans[model] = plan
+        plans[(model, skip)] = plan
     return plan
 
 
@@ -54,12 +57,15 @@ def load_with(
     params: Sequence[Any],
     *,
     extra: str = "",
+    extra_params: Sequence[Any] = (),
     joins: str = "",
     suffix: str = "",
+    skip: tuple[str, ...] = (),
 ) -> list[tuple[M, tuple]]:
     """Like ``load``, each instance with the values of ``extra`` (more columns, read from
-    ``joins``) beside it: a row and what belongs to it in one round trip."""
-    columns, names, converters = _plan(model)
+    ``joins``; ``extra_params``: its parameters) beside it: a row and what belongs to it in
+    one round trip. ``skip``: fields not read, left deferred (the caller may set them)."""
+    columns, names, converters = _plan(model, skip)
     n = len(names)
     select = f"{columns}, {extra}" if extra else columns
     table = connection.ops.quote_name(model._meta.db_table)
@@ -67,7 +73,7 @@ def load_with(
     if suffix:
         sql += " " + suffix
     with connection.cursor() as cursor:
-        cursor.execute(sql, list(params))
+        cursor.execute(sql, [*extra_params, *params])
         rows = cursor.fetchall()
     out = []
     alias = connection.alias
