@@ -4,6 +4,7 @@ tournament row already locked) or as services of their own (the ``table_*`` func
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -60,15 +61,17 @@ def _table_rows(rows: Iterable[tuple]) -> list[TableRow]:
 
 
 def open_tables(t: Tournament) -> list[TableRow]:
-    """The open tables, by number. Read on every elimination at a thousand tables, so in
-    plain SQL, and the unavailable seats come as text, parsed only where there are any."""
-    return _open_tables(t, "")[0]
-
-
-def open_tables_and_alternates(t: Tournament) -> tuple[list[TableRow], int | None]:
-    """``open_tables`` and, in the same read, how many alternates wait for a seat (None if
-    no table is open). An elimination asks both, and almost always nobody waits."""
-    return _open_tables(t, ALTERNATES_SQL, [t.pk, Entry.Status.ALTERNATE.value])
+    """The open tables, by number. Read after eliminations that break or balance, at a
+    thousand tables, so in plain SQL, and the unavailable seats come as text, parsed only
+    where there are any."""
+    blocked, _ = _blocked_sql()
+    sql = (
+        f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players "
+        f"FROM {TABLE} WHERE tournament_id = %s AND status = %s ORDER BY number"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [t.pk, Table.Status.OPEN.value])
+        return _table_rows(cursor.fetchall())
 
 
 ALTERNATES_SQL = (
@@ -76,18 +79,85 @@ ALTERNATES_SQL = (
 )
 
 
-def _open_tables(t: Tournament, extra: str, extra_params=()) -> tuple[list[TableRow], int | None]:
-    blocked, _ = _blocked_sql()
-    sql = (
-        f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players{extra} "
-        f"FROM {TABLE} WHERE tournament_id = %s AND status = %s ORDER BY number"
-    )
+class OpenSummary(NamedTuple):
+    """The open tables in totals (``open_summary``)."""
+
+    tables: int
+    players: int
+    seats: int  # available seats
+    first_capacity: int  # available seats at the table due to break next (RULES 3.5)
+    most: int | None  # most and fewest players at one table, the tables ``apart`` left out
+    least: int | None
+    apart: dict[int, int]  # players at each table named in ``apart`` that is open
+    waiting: int  # alternates waiting for a seat
+
+
+def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
+    """The open tables in totals, with the alternates waiting, in one query: what an
+    elimination needs to tell (``balancing.settled``) that nothing is to break or balance,
+    without reading a thousand tables. ``apart``: tables whose counts the caller is about
+    to change (where players just broke), given one by one and left out of most and least."""
+    _, length = _blocked_sql()
+    apart = list(dict.fromkeys(apart))
+    outside = f"number NOT IN ({', '.join(['%s'] * len(apart))})" if apart else "1 = 1"
+    cols = [
+        "COUNT(*)",
+        "COALESCE(SUM(players), 0)",
+        f"COALESCE(SUM(seats - {length}), 0)",
+        f"MAX(players) FILTER (WHERE {outside})",
+        f"MIN(players) FILTER (WHERE {outside})",
+        *["MAX(players) FILTER (WHERE number = %s)" for _ in apart],
+        f"(SELECT seats - {length} FROM {TABLE} WHERE tournament_id = %s AND status = %s "
+        "ORDER BY break_rank, number DESC LIMIT 1)",
+    ]
+    open_ = [t.pk, Table.Status.OPEN.value]
+    params = [*apart, *apart, *apart, *open_, t.pk, Entry.Status.ALTERNATE.value, *open_]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*extra_params, t.pk, Table.Status.OPEN.value])
-        rows = cursor.fetchall()
-    if not extra:
-        return _table_rows(rows), None
-    return _table_rows(r[:7] for r in rows), (rows[0][7] if rows else None)
+        cursor.execute(
+            f"SELECT {', '.join(cols)}{ALTERNATES_SQL} FROM {TABLE} "
+            "WHERE tournament_id = %s AND status = %s",
+            params,
+        )
+        row = cursor.fetchone()
+    tables, players, seats, most, least = row[:5]
+    counts = row[5 : 5 + len(apart)]
+    first, waiting = row[5 + len(apart) :]
+    return OpenSummary(
+        tables=tables,
+        players=int(players),
+        seats=int(seats),
+        first_capacity=first or 0,
+        most=most,
+        least=least,
+        apart={n: c for n, c in zip(apart, counts, strict=True) if c is not None},
+        waiting=waiting,
+    )
+
+
+def settled_after(t: Tournament, summary: OpenSummary, gone: Counter) -> bool:
+    """``balancing.settled`` for the open tables of ``summary`` once the players counted in
+    ``gone`` (table number -> how many) have left their seats."""
+    counts = [c - gone[n] for n, c in summary.apart.items()]
+    if summary.most is not None:
+        counts += [summary.most, summary.least]
+    if not counts:
+        return True
+    return balancing.settled(
+        tables=summary.tables,
+        players=summary.players - sum(gone[n] for n in summary.apart),
+        seats=summary.seats,
+        first_capacity=summary.first_capacity,
+        most=max(counts),
+        least=min(counts),
+        settings=_settings(t),
+    )
+
+
+def nothing_to_rebalance(t: Tournament) -> dict[str, Any]:
+    """What ``rebalance`` returns when it does nothing; the draw counter steps as it would
+    (RULES 1.1: the next draw gets the same seed either way)."""
+    _, seed = next_rng(t)
+    return {"moves": [], "seed": seed, "broken": [], "redraw": False}
 
 
 def _blocked_sql() -> tuple[str, str]:

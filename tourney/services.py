@@ -687,7 +687,14 @@ def elimination_record(
     """Players broke in one hand, with their stacks at the start of it (RULES 7.1–7.3):
     places, then the breaks, redraws and balancing moves this causes (RULES 3), at once."""
     from tables.models import Seat, Table
-    from tables.services import open_tables_and_alternates, rebalance, seat_alternates, unseat
+    from tables.services import (
+        nothing_to_rebalance,
+        open_summary,
+        rebalance,
+        seat_alternates,
+        settled_after,
+        unseat,
+    )
 
     if not busts:
         raise DomainError("bad_input", MSG_NO_BUSTS, fields={"entries": MSG_NO_BUSTS})
@@ -718,12 +725,14 @@ def elimination_record(
                 raise DomainError(
                     "entry_not_seated", MSG_ENTRY_NOT_SEATED, status=409, fields={"id": eid}
                 )
-        # Every seated entry sits at an open table, and each table's count is kept by the
-        # seat triggers: the open tables' rows give the players still in without a count.
-        rows, waiting = open_tables_and_alternates(t)
-        seated_now = sum(r.players for r in rows)
         seat_rows = [(e.pk, tid, tn, s, bool(w)) for e, (tid, tn, s, w) in found if tid is not None]
         where = {e: (tn, s) for e, _, tn, s, _ in seat_rows}
+        # Every seated entry sits at an open table, and each table's count is kept by the
+        # seat triggers: the open tables in totals give the players still in, and whether
+        # anything is to break or balance after this hand, without reading every table.
+        summary = open_summary(t, apart=sorted({tn for tn, _ in where.values()}))
+        waiting = summary.waiting if summary.tables else None
+        seated_now = summary.players
         busts_all = [
             places_engine.Bust(
                 entry=eid,
@@ -815,14 +824,10 @@ def elimination_record(
         if not unseated:
             unseat(t, ids)
         alternates = seat_alternates(t, event=event, waiting=waiting)
-        if not alternates:
-            # The rows read above, less the players who just left: no second read.
-            gone = Counter(tn for tn, _ in where.values())
-            rows = [
-                r._replace(players=r.players - gone[r.number]) if r.number in gone else r
-                for r in rows
-            ]
-        result = rebalance(t, event=event, rows=None if alternates else rows)
+        if not alternates and settled_after(t, summary, Counter(tn for tn, _ in where.values())):
+            result = nothing_to_rebalance(t)  # most hands: no table read at all
+        else:
+            result = rebalance(t, event=event)  # reads the open tables as they are now
         result["moves"] = alternates + result["moves"]
         winner = None
         if seated_now - len(ids) + len(alternates) <= 1:

@@ -334,6 +334,32 @@ def _balance(fld: _Field, tolerance: int, rng: random.Random) -> None:
         fld.move(source.occupants[seat], src, seat, dst, dst_seat, "balance", waits)
 
 
+def settled(
+    *,
+    tables: int,
+    players: int,
+    seats: int,
+    first_capacity: int,
+    most: int,
+    least: int,
+    settings: SeatingSettings,
+) -> bool:
+    """Whether ``rebalance`` would do nothing, from totals alone: no table breaks (the
+    players do not fit in the open tables less the next in the break order, RULES 3.4) and
+    the sizes are within the tolerance (RULES 3.1). ``tables``: open tables; ``players``,
+    ``seats``: players and available seats at them; ``first_capacity``: available seats at
+    the table due to break next; ``most``, ``least``: the most and fewest players at one.
+
+    True only where ``rebalance`` returns no move, break or redraw (a property test checks
+    it), so a caller may skip reading every table after most eliminations; False says
+    nothing (``rebalance`` decides)."""
+    if tables <= 1:
+        return True
+    if players <= seats - first_capacity:
+        return False
+    return most - least <= tolerance_for(tables, settings)
+
+
 def rebalance(
     *,
     counts: Mapping[int, int],

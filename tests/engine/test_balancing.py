@@ -8,6 +8,9 @@ import random
 from collections.abc import Mapping
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from tables.engine.balancing import (
     MSG_BAD_COUNT,
@@ -15,6 +18,7 @@ from tables.engine.balancing import (
     MSG_TABLES_MISMATCH,
     Rebalance,
     rebalance,
+    settled,
     tolerance_for,
 )
 from tables.engine.model import MSG_BAD_TOLERANCE, Move, SeatingSettings, Table, parse_table
@@ -436,3 +440,70 @@ def test_loaded_table_that_contradicts_its_count_is_refused():
         MSG_LOADED_MISMATCH,
         400,
     )
+
+
+# --- the no-op test from totals (what an elimination asks before reading every table) ------
+
+
+def _totals(tables: Mapping[int, Table], order: list[int]) -> dict:
+    counts = [t.players for t in tables.values()]
+    return {
+        "tables": len(tables),
+        "players": sum(counts),
+        "seats": sum(t.capacity for t in tables.values()),
+        "first_capacity": tables[order[0]].capacity,
+        "most": max(counts),
+        "least": min(counts),
+    }
+
+
+@pytest.mark.parametrize(
+    ("counts", "settled_"),
+    [
+        ([9, 8, 7], False),  # RULES 3.1: three tables tolerate a spread of one
+        ([9, 9, 8], True),
+        ([9, 7], False),  # spread 2 at two tables: balance
+        ([8, 7, 7], True),
+        ([4, 4, 4], False),  # 12 players fit in two tables of nine: table 3 breaks
+        ([9], True),
+    ],
+)
+def test_settled_says_when_nothing_breaks_or_balances(counts, settled_):
+    pictures = {n: row(n, c) for n, c in enumerate(counts, start=1)}
+    tables = {n: parse_table(p, n) for n, p in pictures.items()}
+    order = sorted(tables, reverse=True)
+    assert settled(**_totals(tables, order), settings=NO_REDRAW) is settled_
+    result, _ = run(pictures)
+    if settled_:
+        assert (result.moves, result.broken, result.redraw) == ((), (), False)
+    else:
+        assert result.moves or result.broken
+
+
+@given(st.data())
+@hsettings(max_examples=300, deadline=None)
+def test_settled_only_where_rebalance_does_nothing(data):
+    n = data.draw(st.integers(1, 12), label="tables")
+    seats = data.draw(st.integers(2, 10), label="seats")
+    pictures = {}
+    for number in range(1, n + 1):
+        players = data.draw(st.integers(0, seats), label=f"players at {number}")
+        blocked = data.draw(st.integers(0, seats - players), label=f"blocked at {number}")
+        tokens = [str(100 * number + s) for s in range(1, players + 1)]
+        tokens += ["x"] * blocked + ["."] * (seats - players - blocked)
+        if players:
+            tokens[0] = "B" + tokens[0]
+        pictures[number] = " ".join(tokens)
+    tolerance = data.draw(st.sampled_from([None, 1, 2, 3]), label="tolerance")
+    config = SeatingSettings(tolerance=tolerance, started_tables=n)
+    tables = {k: parse_table(p, k) for k, p in pictures.items()}
+    order = data.draw(st.permutations(sorted(tables)), label="break order")
+    result, _ = run(pictures, order=list(order), settings=config)
+    nothing = (result.moves, result.broken, result.redraw, result.buttons) == ((), (), False, {})
+    if settled(**_totals(tables, list(order)), settings=config):
+        assert nothing
+    else:  # not settled: a table fits elsewhere, or the spread is beyond the tolerance
+        totals = _totals(tables, list(order))
+        breaks = totals["players"] <= totals["seats"] - totals["first_capacity"]
+        spread = totals["most"] - totals["least"] > tolerance_for(n, config)
+        assert n > 1 and (breaks or spread)

@@ -398,3 +398,55 @@ def test_the_database_pick_is_the_engine_pick_table_draw_for_draw(director):
         register(t, 4, director, prefix=f"R{round_}-")
         compare()
     assert most_tied >= 5  # ties were there to be broken by the draw
+
+
+def test_open_summary_gives_the_totals_of_the_open_tables_in_one_query(director):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    t = make(director, tables=4, seats=6)
+    register(t, 17, director)
+    Table.objects.filter(tournament=t, number=2).update(unavailable_seats=[5, 6])
+    Table.objects.filter(tournament=t, number=3).update(break_rank=-10)  # breaks first
+    rows = ts.open_tables(t)
+    players = {r.number: r.players for r in rows}
+
+    with CaptureQueriesContext(connection) as q:
+        s = ts.open_summary(t, apart=[1, 4])
+    assert len(q.captured_queries) == 1
+    assert (s.tables, s.players, s.seats) == (4, 17, 4 * 6 - 2)
+    assert s.first_capacity == 6  # table 3, the lowest break rank
+    assert s.apart == {1: players[1], 4: players[4]}
+    assert (s.most, s.least) == (max(players[2], players[3]), min(players[2], players[3]))
+    assert s.waiting == 0
+    whole = ts.open_summary(t)
+    assert (whole.most, whole.least, whole.apart) == (
+        max(players.values()),
+        min(players.values()),
+        {},
+    )
+
+
+def test_an_elimination_that_moves_nobody_reads_no_table_and_draws_as_rebalance_would(director):
+    """Most eliminations break and balance nothing: the totals tell so, and the draw counter
+    steps exactly as when ``rebalance`` ran (RULES 1.1: later draws keep their seeds)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    t = make(director, tables=3, seats=9)
+    entries = register(t, 27, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    before = services.lock_tournament(t.pk).draw_counter
+    with CaptureQueriesContext(connection) as q:
+        out = services.elimination_record(
+            tournament_id=t.pk, busts=[(entries[0].pk, 100)], actor=director
+        )
+    assert out["moves"] == []
+    table_reads = [
+        x["sql"] for x in q.captured_queries if "button_seat" in x["sql"] and "SELECT" in x["sql"]
+    ]
+    assert table_reads == []  # neither every open table nor any one of them
+    after = services.lock_tournament(t.pk).draw_counter
+    assert after == before + 1
+    event = Event.objects.filter(tournament=t, kind="elimination").latest("pk")
+    assert event.payload["seed"] is not None
