@@ -36,8 +36,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from tables.models import Seat, Table
@@ -46,7 +46,8 @@ from tourney.engine import chip_race
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
-from tourney.models import ChipDenomination, Event, Tournament
+from tourney.event_rows import Counters
+from tourney.models import ChipDenomination, Entry, Event, Player, Tournament
 from tourney.selectors import average_stack
 from tourney.services import (
     MSG_TOURNAMENT_FINISHED,
@@ -99,8 +100,9 @@ def _is_int(value: object) -> bool:
 # ---------------------------------------------------------------- reading rows
 
 
-def _clock_index(t: Tournament, now: datetime | None) -> int:
-    items = structure_items(t)
+def _clock_index(t: Tournament, now: datetime | None, items=None) -> int:
+    if items is None:
+        items = structure_items(t)
     return clock_engine.state(items, anchor_of(t), now or timezone.now()).index
 
 
@@ -152,17 +154,20 @@ def _seated(t: Tournament, table: int | None = None) -> dict[int, dict[int, tupl
 
 def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
     """Races not undone whose chip has not been taken out of play since (one per table and
-    chip): the races of the color-up under way; only those of ``table`` if given."""
-    finished: dict[int, int] = {}
-    for pk, payload in Event.objects.filter(tournament=t, kind=FINISH_KIND).values_list(
-        "pk", "payload"
-    ):
-        for d in payload.get("denominations", []):
-            finished[d] = max(finished.get(d, 0), pk)
-    races = Event.objects.filter(tournament=t, kind=RACE_KIND, undone=False).order_by("pk")
+    chip): the races of the color-up under way; only those of ``table`` if given. One read
+    of the finishes and the races together."""
+    races = Q(kind=RACE_KIND, undone=False)
     if table is not None:
-        races = races.filter(table_number=table)
-    return [ev for ev in races if ev.pk > finished.get(ev.payload["remove"], 0)]
+        races &= Q(table_number=table)
+    finished: dict[int, int] = {}
+    found = []
+    for ev in Event.objects.filter(Q(kind=FINISH_KIND) | races, tournament=t).order_by("pk"):
+        if ev.kind == FINISH_KIND:
+            for d in ev.payload.get("denominations", []):
+                finished[d] = max(finished.get(d, 0), ev.pk)
+        else:
+            found.append(ev)
+    return [ev for ev in found if ev.pk > finished.get(ev.payload["remove"], 0)]
 
 
 def _races_by_table(races: Iterable[Event]) -> dict[int, dict[int, Event]]:
@@ -179,6 +184,25 @@ def _table(t: Tournament, number: int) -> Table:
     if row.status != Table.Status.OPEN:
         raise _bad("table_broken", MSG_TABLE_BROKEN, 409, table=number)
     return row
+
+
+def _table_seated(t: Tournament, number: int) -> dict[int, tuple[int, str]]:
+    """``_table`` and ``_seated`` of one table in one read: {seat: (entry, name)}."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT tb.status, s.number, s.entry_id, p.name FROM {Table._meta.db_table} tb "
+            f"LEFT JOIN {Seat._meta.db_table} s ON s.table_id = tb.id "
+            f"LEFT JOIN {Entry._meta.db_table} e ON e.id = s.entry_id "
+            f"LEFT JOIN {Player._meta.db_table} p ON p.id = e.player_id "
+            "WHERE tb.tournament_id = %s AND tb.number = %s ORDER BY s.number",
+            [t.pk, number],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        raise _bad("table_not_found", MSG_TABLE_NOT_FOUND, 404, table=number)
+    if rows[0][0] != Table.Status.OPEN:
+        raise _bad("table_broken", MSG_TABLE_BROKEN, 409, table=number)
+    return {seat: (entry, name) for _, seat, entry, name in rows if seat is not None}
 
 
 def _known_in_play(chips: Mapping[int, ChipDenomination], value: object) -> None:
@@ -200,7 +224,7 @@ def colorup_pending(t: Tournament, now: datetime | None = None) -> dict[str, Any
     open table who report odd chips, which tables have raced which chip, the races so far, and
     the chips in play with the average stack (RULES 5.9)."""
     items = structure_items(t)
-    index = _clock_index(t, now)
+    index = _clock_index(t, now, items)
     key = _key_break(items, index)
     chips = _chips(t)
     in_play = _in_play(chips)
@@ -348,12 +372,12 @@ def colorup_race_table(
         t = lock_tournament(tournament_id)
         if t.status == Tournament.Status.FINISHED:
             raise _bad("tournament_finished", MSG_TOURNAMENT_FINISHED, 409)
-        _table(t, table_number)
+        seats = _table_seated(t, table_number)
         chips = _chips(t)
         _known_in_play(chips, remove)
         in_play = _in_play(chips)
         items = structure_items(t)
-        index = _clock_index(t, now)
+        index = _clock_index(t, now, items)
         if remove not in _removable(items, index, in_play):
             raise _bad("denomination_still_needed", MSG_STILL_NEEDED, 409, remove=remove)
         unit = _unit(in_play, remove)
@@ -361,7 +385,6 @@ def colorup_race_table(
         if unit % remove:
             raise _bad("bad_denominations", chip_race.MSG_NOT_MULTIPLE, remove=remove, unit=unit)
         per_unit = unit // remove
-        seats = _seated(t, table_number).get(table_number, {})
 
         for seat in [*odd_chips, *whole]:
             if not _is_int(seat) or seat not in seats:
@@ -402,9 +425,11 @@ def colorup_race_table(
             for s in sorted(seats)
         ]
         rng = None
+        drew = False
         if cards is None:
             if seed is None:
-                rng, seed = next_rng(t)
+                rng, seed = next_rng(t, write=False)  # written with the event below
+                drew = True
             else:
                 rng = random.Random(seed)
         result = chip_race.color_up(
@@ -453,11 +478,14 @@ def colorup_race_table(
             "cards": None if cards is None else {str(s): list(c) for s, c in cards.items()},
             "seed": seed if cards is None else None,
         }
-        Tournament.objects.filter(pk=t.pk).update(
-            chips_color_up_delta=F("chips_color_up_delta") + delta
-        )
+        # The event, the chips it adds (RULES 5.9) and the draw counter: one statement.
         event = record_event(
-            t, RACE_KIND, {**body, "inputs": inputs}, actor, table_number=table_number
+            t,
+            RACE_KIND,
+            {**body, "inputs": inputs},
+            actor,
+            table_number=table_number,
+            also=Counters(t.pk, 0, t.draw_counter if drew else None, delta),
         )
     return {**body, "event": event.pk}
 
@@ -520,7 +548,7 @@ def colorup_finish(
         if removing != in_play[: len(removing)]:
             raise _bad("remove_smaller_first", MSG_FINISH_SMALLER_FIRST, 409, in_play=in_play)
         items = structure_items(t)
-        removable = _removable(items, _clock_index(t, now), in_play)
+        removable = _removable(items, _clock_index(t, now, items), in_play)
         needed = [d for d in removing if d not in removable]
         if needed:
             raise _bad("denomination_still_needed", MSG_STILL_NEEDED, 409, remove=needed)

@@ -22,18 +22,25 @@ TOURNAMENT = Tournament._meta.db_table
 
 
 class Counters:
-    """Pending counter updates of one tournament row: ``version`` steps and a new
-    ``draw_counter`` (None: unchanged)."""
+    """Pending counter updates of one tournament row: ``version`` steps, a new
+    ``draw_counter`` (None: unchanged) and chip value added by color-ups (RULES 5.9)."""
 
-    __slots__ = ("tournament_id", "version_steps", "draw_counter")
+    __slots__ = ("tournament_id", "version_steps", "draw_counter", "chips_delta")
 
-    def __init__(self, tournament_id: int, version_steps: int, draw_counter: int | None):
+    def __init__(
+        self,
+        tournament_id: int,
+        version_steps: int,
+        draw_counter: int | None,
+        chips_delta: int = 0,
+    ):
         self.tournament_id = tournament_id
         self.version_steps = version_steps
         self.draw_counter = draw_counter
+        self.chips_delta = chips_delta
 
     def __bool__(self) -> bool:
-        return bool(self.version_steps) or self.draw_counter is not None
+        return bool(self.version_steps) or self.draw_counter is not None or bool(self.chips_delta)
 
     def sql(self) -> tuple[str, list[Any]]:
         sets, params = [], []
@@ -43,6 +50,9 @@ class Counters:
         if self.draw_counter is not None:
             sets.append("draw_counter = %s")
             params.append(self.draw_counter)
+        if self.chips_delta:
+            sets.append("chips_color_up_delta = chips_color_up_delta + %s")
+            params.append(self.chips_delta)
         params.append(self.tournament_id)
         return f"UPDATE {TOURNAMENT} SET {', '.join(sets)} WHERE id = %s", params
 

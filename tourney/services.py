@@ -122,6 +122,7 @@ def record_event(
     *,
     defer: bool = False,
     table_number: int | None = None,
+    also: Counters | None = None,
 ) -> Event:
     """Write the audit row and bump the tournament's version (screens poll it); inside a
     journaled action the bump is written with the action's other counters, once.
@@ -129,9 +130,14 @@ def record_event(
 
     ``defer``: inside a journaled action, the row is inserted at the end together with its
     undo data (one INSERT instead of an INSERT and an UPDATE). For callers that need no id
-    during the action; ``event_saved`` gives it one if they do after all."""
+    during the action; ``event_saved`` gives it one if they do after all.
+
+    ``also``: more counter changes of the tournament row (a draw counter, chips added),
+    written by the same statement outside a journal (for actions that keep none)."""
     j = journal_current()
     mine = t is not None and j is not None and j.tournament_id == t.pk
+    if also is not None and (mine or t is None):
+        raise ValueError("also: for actions outside a journal")
     if mine:
         j.version_steps += 1
     event = Event(
@@ -148,7 +154,13 @@ def record_event(
         for earlier in j.events:  # ids follow the order events were recorded in
             event_saved(earlier)
     # Outside this tournament's journal the version steps with the insert (one statement).
-    event_insert(event, None if (t is None or mine) else Counters(t.pk, 1, None))
+    if t is None or mine:
+        counters = None
+    elif also is not None:
+        counters = Counters(t.pk, also.version_steps + 1, also.draw_counter, also.chips_delta)
+    else:
+        counters = Counters(t.pk, 1, None)
+    event_insert(event, counters)
     if j is not None:
         j.events.append(event)
     return event
@@ -184,8 +196,10 @@ def tournament_action(tournament_id: int, *, call: dict[str, Any] | None = None)
             yield t
 
 
-def next_rng(t: Tournament) -> tuple[random.Random, int]:
-    """A fresh, recorded seed per draw (RULES 1.1): replayable from (rng_seed, counter)."""
+def next_rng(t: Tournament, *, write: bool = True) -> tuple[random.Random, int]:
+    """A fresh, recorded seed per draw (RULES 1.1): replayable from (rng_seed, counter).
+    ``write=False`` outside a journal: the caller writes ``t.draw_counter`` (e.g. with its
+    event, ``record_event(also=…)``)."""
     j = journal_current()
     mine = j is not None and j.tournament_id == t.pk
     # The counter never goes back, even for a copy of the row read before a nested service.
@@ -194,7 +208,7 @@ def next_rng(t: Tournament) -> tuple[random.Random, int]:
     seed = int.from_bytes(digest[:8], "big") >> 1
     if mine:
         j.draw_counter, j.draw_counter_dirty = t.draw_counter, True  # written at the end
-    else:
+    elif write:
         Tournament.objects.filter(pk=t.pk).update(draw_counter=t.draw_counter)
     return random.Random(seed), seed
 

@@ -159,6 +159,33 @@ def test_a_simulated_race_records_a_replayable_seed(at_break, director):
     assert at_break.chips_color_up_delta == again["chips_delta"]
 
 
+def test_simulated_races_step_the_draw_counter_and_the_chips_with_their_event(at_break, director):
+    """Each drawn race writes its event, the draw counter (RULES 1.1) and the chips it adds
+    (RULES 5.9) in one statement: two races, two steps, the sum of both deltas."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    t = Tournament.objects.get(pk=at_break.pk)
+    results = []
+    for table in (1, 2):
+        odd = {s: 1 + i % 3 for i, s in enumerate(_seats(t, table))}
+        with CaptureQueriesContext(connection) as q:
+            results.append(_race(t, table, odd_chips=odd, actor=director))
+        writes = [
+            x["sql"]
+            for x in q.captured_queries
+            if x["sql"].lstrip().startswith(("UPDATE", "INSERT", "WITH"))
+        ]
+        assert len(writes) == 1 or connection.vendor != "postgresql", writes
+    after = Tournament.objects.get(pk=t.pk)
+    assert after.draw_counter == t.draw_counter + 2
+    assert results[0]["seed"] != results[1]["seed"]
+    assert after.chips_color_up_delta == t.chips_color_up_delta + sum(
+        r["chips_delta"] for r in results
+    )
+    assert after.version == t.version + 2
+
+
 def test_a_second_race_at_the_same_table_is_refused_until_undone(at_break, director):
     a = _seats(at_break, 1)[0]
     first = _race(at_break, 1, odd_chips={a: 2}, cards={a: ["Ah", "Kh"]})
