@@ -473,13 +473,9 @@ def _settings(t: Tournament) -> em.SeatingSettings:
     )
 
 
-def rebalance(
-    t: Tournament, *, event: Event | None, rows: list[TableRow] | None = None
-) -> dict[str, Any]:
-    """RULES 3.4–3.7 then 3.2–3.3 after players left: breaks, redraws, balancing moves.
-    ``rows``: the open tables as they stand now, if the caller has them."""
-    if rows is None:
-        rows = open_tables(t)
+def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
+    """RULES 3.4–3.7 then 3.2–3.3 after players left: breaks, redraws, balancing moves."""
+    rows = open_tables(t)
     if not rows:
         return {"moves": [], "seed": None}
     by_number = {r.number: r for r in rows}
