@@ -17,7 +17,6 @@ from django.db import transaction
 from django.db.models import (
     Case,
     Count,
-    F,
     IntegerField,
     Max,
     Min,
@@ -33,7 +32,13 @@ from tables.models import Move, Seat, Table
 from tourney import money
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
-from tourney.services import clock_read, entry_register, lock_tournament, record_event
+from tourney.services import (
+    clock_read,
+    entry_register,
+    lock_tournament,
+    place_lag_step,
+    record_event,
+)
 
 UNDO_SECONDS = 60
 SEARCH_LIMIT = 8
@@ -203,8 +208,11 @@ def entry_registration_undo(
         payload["tables_removed"] = _undo_table_changes(t, journal, created)
         # RULES 7.1: places count from the bottom of the whole field; one entry fewer moves
         # every player already out one place up (as the registration moved them down).
-        busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, place__gt=1)
-        payload["places_shifted"] = busted.update(place=F("place") - 1, place_to=F("place_to") - 1)
+        payload["places_shifted"] = Entry.objects.filter(
+            tournament=t, status=Entry.Status.BUSTED, place__isnull=False
+        ).count()
+        if payload["places_shifted"]:
+            place_lag_step(t, -1)
         Event.objects.filter(pk__in=payload["events"]).update(undone=True)
         record_event(t, "entry_registration_undone", payload, actor)
         money.prizes_assign(t)

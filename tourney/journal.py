@@ -32,6 +32,7 @@ TOURNAMENT_FIELDS = (
     "hand_for_hand_round",
     "chips_color_up_delta",
     "rounding_unit",
+    "place_lag",
 )
 # The payout table and the frozen prizes (a thousand numbers each in a big field) are kept
 # only by the actions that change them, which say so first (``note_tournament``): copied
@@ -94,7 +95,7 @@ class Journal:
         self.draw_counter: int | None = None
         self.draw_counter_dirty = False
         self.levels: list[dict[str, Any]] | None = None  # the structure before, if changed
-        self.shift_places = 0  # busted players' places moved down by late entries
+        self.shift_places = 0  # busted entries' stored places moved by places_settle
 
     # -- before images
     def note_entries(self, ids) -> None:
@@ -106,10 +107,16 @@ class Journal:
             self.note_entry_rows(load(Entry, f"id IN ({marks(todo)})", todo))
 
     def note_entry_rows(self, rows) -> None:
-        """The before images of Entry instances the caller has just loaded (no query)."""
+        """The before images of Entry instances the caller has just loaded (no query). A
+        place that this action's ``places_settle`` already moved is kept as it was before
+        (undo moves every other place back by ``shift_places`` and puts these images back)."""
         for e in rows:
             if e.pk not in self.entries:
-                self.entries[e.pk] = {f: _jsonable(getattr(e, f)) for f in ENTRY_FIELDS}
+                image = {f: _jsonable(getattr(e, f)) for f in ENTRY_FIELDS}
+                if self.shift_places and e.place is not None and e.status == "busted":
+                    image["place"] -= self.shift_places
+                    image["place_to"] -= self.shift_places
+                self.entries[e.pk] = image
 
     def note_seat_rows(self, rows) -> None:
         """Before images of seats the caller has read: (entry_id, table_id, number, waits)."""

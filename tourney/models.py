@@ -73,6 +73,15 @@ class Tournament(models.Model):
     draw_at_registration = models.BooleanField(
         default=True, help_text="Card room: seat at the desk. Off: draw all seats at the start."
     )
+    # RULES 7.1 during late registration: places count from the bottom of the whole field,
+    # so each late entry moves every player already out one place down. Rather than rewrite
+    # thousands of rows per entry, the entries count that here: a busted entry's place is
+    # its stored place plus ``place_lag`` (``Entry.place`` is final once this is 0). It is
+    # written back into the rows (``tourney.services.places_settle``) when registration
+    # closes, and whenever a stored place would otherwise drop below 1.
+    place_lag = models.IntegerField(
+        default=0, help_text="Late entries since the busted entries' places were written"
+    )
     chips_color_up_delta = models.BigIntegerField(
         default=0, help_text="Chip value added minus removed by color-ups (RULES 5.9)"
     )
@@ -190,6 +199,7 @@ class Entry(models.Model):
     fee_paid = models.PositiveBigIntegerField(default=0)
     rebuys = models.PositiveSmallIntegerField(default=0)
     addons = models.PositiveSmallIntegerField(default=0)
+    # Stored places: the place is this plus ``tournament.place_lag`` (``Entry.place_now``).
     place = models.PositiveIntegerField(null=True, blank=True)
     place_to = models.PositiveIntegerField(null=True, blank=True)
     prize = models.PositiveBigIntegerField(default=0)
@@ -220,6 +230,13 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number} {self.player}"
+
+    def places_now(self, lag: int) -> tuple[int | None, int | None]:
+        """(place, place_to) as they stand (RULES 7.1): the stored ones plus the tournament's
+        ``place_lag``; (None, None) while the entry is still in."""
+        if self.place is None:
+            return None, None
+        return self.place + lag, self.place_to + lag
 
 
 class Event(models.Model):

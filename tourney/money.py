@@ -202,10 +202,11 @@ def results_rows(t: Tournament) -> list[dict[str, Any]]:
         .select_related("player")
         .order_by("place", "bust_table", "bust_seat", "number")
     )
+    lag = t.place_lag  # RULES 7.1 during late registration (Tournament.place_lag)
     return [
         {
-            "place": e.place,
-            "place_to": e.place_to,
+            "place": e.place + lag,
+            "place_to": e.place_to + lag,
             "entry": e.pk,
             "number": e.number,
             "name": e.player.name,
@@ -225,15 +226,18 @@ def prizes_assign(t: Tournament) -> None:
     undone elimination (place reset) gets exactly its old prizes back."""
     prizes = prizes_of(t)
     paid = len(prizes)
+    lag = t.place_lag  # stored places are the places less this (RULES 7.1)
     finished = list(
         Entry.objects.filter(tournament=t, place__isnull=False)
-        .filter(Q(place__lte=paid) | Q(deal_amount__isnull=False))
+        .filter(Q(place__lte=paid - lag) | Q(deal_amount__isnull=False))
         .values_list("pk", "place", "place_to", "bust_table", "bust_seat", "prize", "deal_amount")
     )
     money = payouts_engine.place_prizes(
         prizes=prizes,
         finishers=[
-            (pk, p, pt, bt or 0, bs or 0) for pk, p, pt, bt, bs, _, d in finished if d is None
+            (pk, p + lag, pt + lag, bt or 0, bs or 0)
+            for pk, p, pt, bt, bs, _, d in finished
+            if d is None
         ],
     )
     money.update({pk: d for pk, *_, d in finished if d is not None})
@@ -241,8 +245,18 @@ def prizes_assign(t: Tournament) -> None:
         if money[pk] != prize:
             Entry.objects.filter(pk=pk).update(prize=money[pk])
     Entry.objects.filter(tournament=t).filter(
-        Q(place__isnull=True) | Q(place__gt=paid, deal_amount__isnull=True)
+        Q(place__isnull=True) | Q(place__gt=paid - lag, deal_amount__isnull=True)
     ).exclude(prize=0).update(prize=0)
+
+
+def finishers_of(t: Tournament) -> tuple[int | None, int]:
+    """The best stored place of the finished entries (None: nobody has finished) and how
+    many of them hold a prize or a deal."""
+    agg = Entry.objects.filter(tournament=t, place__isnull=False).aggregate(
+        best=Min("place"),
+        prized=Count("pk", filter=Q(prize__gt=0) | Q(deal_amount__isnull=False)),
+    )
+    return agg["best"], agg["prized"]
 
 
 def prizes_refresh(t: Tournament, *, finishers: tuple[int | None, int] | None = None) -> None:
@@ -251,11 +265,8 @@ def prizes_refresh(t: Tournament, *, finishers: tuple[int | None, int] | None = 
     the best place finished settles it. ``finishers``: (best place, how many hold a prize
     or a deal) if the caller has them."""
     if finishers is None:
-        agg = Entry.objects.filter(tournament=t, place__isnull=False).aggregate(
-            best=Min("place"),
-            prized=Count("pk", filter=Q(prize__gt=0) | Q(deal_amount__isnull=False)),
-        )
-        finishers = (agg["best"], agg["prized"])
+        best, prized = finishers_of(t)
+        finishers = (None if best is None else best + t.place_lag, prized)
     best, prized = finishers
     if best is None and not prized:
         return
@@ -274,9 +285,10 @@ def prizes_assign_placed(t: Tournament, entry_ids: Sequence[int]) -> None:
             "pk", "place", "place_to", "bust_table", "bust_seat", "prize"
         )
     )
+    lag = t.place_lag  # stored places are the places less this (RULES 7.1)
     money = payouts_engine.place_prizes(
         prizes=prizes,
-        finishers=[(pk, p, pt, bt or 0, bs or 0) for pk, p, pt, bt, bs, _ in finished],
+        finishers=[(pk, p + lag, pt + lag, bt or 0, bs or 0) for pk, p, pt, bt, bs, _ in finished],
     )
     for pk, *_, prize in finished:
         if money[pk] != prize:

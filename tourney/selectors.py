@@ -12,7 +12,7 @@ from django.utils import timezone
 from tables.models import Seat, Table
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Tournament
-from tourney.money import pool_of
+from tourney.money import pool_of, results_rows
 from tourney.services import anchor_of, structure_items
 
 
@@ -85,21 +85,8 @@ def seating(t: Tournament) -> dict[str, Any]:
 
 
 def results(t: Tournament) -> dict[str, Any]:
-    rows = (
-        Entry.objects.filter(tournament=t, place__isnull=False)
-        .select_related("player")
-        .order_by("place", "bust_table", "bust_seat", "number")
-    )
+    keys = ("place", "place_to", "entry", "name", "prize")
     return {
-        "places": [
-            {
-                "place": e.place,
-                "place_to": e.place_to,
-                "entry": e.pk,
-                "name": e.player.name,
-                "prize": e.prize,
-            }
-            for e in rows
-        ],
+        "places": [{k: row[k] for k in keys} for row in results_rows(t)],
         "prize_pool": pool_of(t),
     }

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -457,7 +458,10 @@ def _apply_level_windows(t: Tournament, index: int) -> list[str]:
 
 
 def _freeze_if_closed(t: Tournament, actor=None) -> None:
-    """RULES 8.2: once registration closes, the payouts freeze (idempotent)."""
+    """RULES 8.2: once registration closes, the payouts freeze (idempotent); and the busted
+    entries' places, final now, are written into their rows (RULES 7.1, ``place_lag``)."""
+    if not t.registration_open:
+        places_settle(t)
     if t.registration_open or t.frozen_prizes is not None:
         return
     if not Entry.objects.filter(tournament=t).exists():
@@ -612,14 +616,14 @@ def entry_register(
         values = {"number": (NEXT_NUMBER_SQL, [t.pk])}
         if new_player:
             values["player_id"] = ("(SELECT id FROM w)", [])
-        # On PostgreSQL the place shift of the players already out rides along (below).
-        shift = (
-            (SHIFT_SQL + SHIFT_RETURNING, _shift_params(t, +1), SHIFT_SUMMARY)
+        # On PostgreSQL the late entry's step of ``place_lag`` (RULES 7.1) rides along (below).
+        step = (
+            (LAG_STEP_SQL, [t.pk, t.pk, t.pk, t.pk], LAG_STEP_SUMMARY)
             if combined_statements()
             else None
         )
-        shifted = insert_row(
-            entry, sql_values=values, with_=player if new_player else None, also=shift
+        stepped = insert_row(
+            entry, sql_values=values, with_=player if new_player else None, also=step
         )
         number = entry.number
         if j := journal_current():
@@ -635,7 +639,7 @@ def entry_register(
         )
         if seat_now:
             seat_entry(t, entry, event=event)
-        _shift_busted_places(t, +1, done=shifted or None)
+        _places_move_down(t, done=stepped or None)
         if t.frozen_prizes is not None:  # a director's late override: share the new money
             from tourney.money import _money_added
 
@@ -649,50 +653,73 @@ NEXT_NUMBER_SQL = (
 )
 
 
-SHIFT_SQL = (
+# RULES 7.1: a late entry moves every player already out one place down, counted in
+# ``Tournament.place_lag`` instead of in their rows (see there); only when someone is out.
+_OUT = (
+    f"FROM {ENTRY} WHERE tournament_id = %s AND status = '{Entry.Status.BUSTED.value}' "
+    "AND place IS NOT NULL"
+)
+# On PostgreSQL, with what ``prizes_refresh`` asks about the finishers (their best stored
+# place, how many hold a prize or a deal), in the new entry's INSERT; NULLs: nobody is out.
+LAG_STEP_SQL = (
+    f"UPDATE {Tournament._meta.db_table} SET place_lag = place_lag + 1 "
+    f"WHERE id = %s AND EXISTS (SELECT 1 {_OUT}) "
+    f"RETURNING place_lag, (SELECT MIN(place) {_OUT}) AS best, "
+    f"(SELECT COUNT(*) {_OUT} AND (prize > 0 OR deal_amount IS NOT NULL)) AS prized"
+)
+LAG_STEP_SUMMARY = [f"(SELECT {c} FROM also)" for c in ("place_lag", "best", "prized")]
+
+
+def _places_move_down(t: Tournament, *, done: tuple | None = None) -> None:
+    """Places count from the bottom of the whole field (RULES 7.1): while late entries keep
+    arriving, every player already out finishes one place lower per new entry (the first out
+    finishes last). One step of ``place_lag`` says so for all of them; undo restores it.
+
+    On PostgreSQL the step runs inside the new entry's INSERT (``done``: what it returned,
+    ``LAG_STEP_SUMMARY``), with what ``prizes_refresh`` asks about the finishers. Elsewhere
+    the finishers are read first and the step is a statement of its own."""
+    from tourney.money import finishers_of, prizes_refresh
+
+    if done is not None:
+        lag, best, prized = done
+    else:
+        best, prized = finishers_of(t)
+        lag = None
+    if best is None:
+        return  # nobody is out yet
+    if lag is None:
+        place_lag_step(t, +1)
+    else:
+        t.place_lag = lag
+    # only if someone out now holds, or held, a paid place or a prize
+    prizes_refresh(t, finishers=(best + t.place_lag, prized))
+
+
+def place_lag_step(t: Tournament, by: int) -> None:
+    """Every busted entry's place moves ``by`` (RULES 7.1: an entry more or fewer below
+    them): ``place_lag`` steps, no entry row is written."""
+    Tournament.objects.filter(pk=t.pk).update(place_lag=F("place_lag") + by)
+    t.place_lag += by
+
+
+PLACES_SETTLE_SQL = (
     f"UPDATE {ENTRY} SET place = place + %s, place_to = place_to + %s "
     "WHERE tournament_id = %s AND status = %s AND place IS NOT NULL"
 )
-# What ``prizes_refresh`` asks about the finishers, over the rows the shift moved: how many
-# moved, their best place, how many hold a prize or a deal.
-SHIFT_RETURNING = " RETURNING place, prize, deal_amount"
-SHIFT_SUMMARY = [
-    "(SELECT COUNT(*) FROM also)",
-    "(SELECT MIN(place) FROM also)",
-    "(SELECT COUNT(*) FROM also WHERE prize > 0 OR deal_amount IS NOT NULL)",
-]
 
 
-def _shift_params(t: Tournament, by: int) -> list[Any]:
-    return [by, by, t.pk, Entry.Status.BUSTED.value]
-
-
-def _shift_busted_places(t: Tournament, by: int, *, done: tuple | None = None) -> None:
-    """Places count from the bottom of the whole field (RULES 7.1): while late entries keep
-    arriving, every player already out finishes one place lower per new entry (the first out
-    finishes last). Undo shifts them back.
-
-    On PostgreSQL the shift runs inside the new entry's INSERT (``done``: what it returned,
-    ``SHIFT_SUMMARY``), and what ``prizes_refresh`` asks about the finishers (their best place,
-    whether any holds a prize or a deal) is aggregated over the rows it moved. That is all of
-    them, as the only finisher who is not out is a winner, and a finished tournament takes no
-    entries. Elsewhere it is a statement of its own and the prize check reads the entries."""
-    from tourney.money import prizes_refresh
-
-    finishers = None
-    if done is not None:
-        moved, best, prized = done
-        finishers = (best, prized)
-    else:
-        with connection.cursor() as cursor:  # plain SQL: every late entry
-            cursor.execute(SHIFT_SQL, _shift_params(t, by))
-            moved = cursor.rowcount
-    if not moved:
+def places_settle(t: Tournament) -> None:
+    """Write ``place_lag`` into the busted entries' places and set it to 0 (the places
+    themselves do not change). Undo moves them back (``journal.shift_places``)."""
+    lag = t.place_lag
+    if not lag:
         return
+    with connection.cursor() as cursor:  # plain SQL: once per late registration, mostly
+        cursor.execute(PLACES_SETTLE_SQL, [lag, lag, t.pk, Entry.Status.BUSTED.value])
     if j := journal_current():
-        j.shift_places += by
-    # only if someone out now holds, or held, a paid place or a prize
-    prizes_refresh(t, finishers=finishers)
+        j.shift_places += lag
+    Tournament.objects.filter(pk=t.pk).update(place_lag=0)
+    t.place_lag = 0
 
 
 def elimination_record(
@@ -747,6 +774,12 @@ def elimination_record(
         summary = open_summary(t, apart=sorted({tn for tn, _ in where.values()}))
         waiting = summary.waiting if summary.tables else None
         seated_now = summary.players
+        # Busted places are stored less ``place_lag`` (RULES 7.1 during late registration):
+        # written into the rows first when this hand's could drop below 1 or end the day,
+        # and in hand-for-hand play, where the round's earlier busts are placed anew.
+        if t.place_lag and (t.hand_for_hand or seated_now - len(ids) <= max(t.place_lag, 1)):
+            places_settle(t)
+        lag = t.place_lag
         busts_all = [
             places_engine.Bust(
                 entry=eid,
@@ -807,8 +840,8 @@ def elimination_record(
             e.bust_table, e.bust_seat = where.get(eid, (None, None))
             values = [
                 Entry.Status.BUSTED.value,
-                p.place,
-                p.place_to,
+                p.place - lag,
+                p.place_to - lag,
                 stack,
                 e.bust_table,
                 e.bust_seat,

@@ -195,25 +195,31 @@ def test_a_late_entry_after_the_freeze_is_shared_by_the_frozen_table(seated_tour
     assert money.prizes_of(t) == (105000,)
 
 
+def _finish(t, entry):
+    """(place, prize) of a finished entry as the results show it."""
+    t.refresh_from_db()
+    row = next(r for r in money.results_rows(t) if r["entry"] == entry.pk)
+    entry.refresh_from_db()
+    assert entry.places_now(t.place_lag)[0] == row["place"]
+    return row["place"], row["prize"]
+
+
 def test_a_late_entry_moves_a_paid_finisher_down_and_pays_the_place_they_now_hold(director):
     # RULES 7.1: places count from the bottom of the whole field, so each late entry moves
     # everyone already out one place down; their prizes follow the place and the bigger pool
-    # (on PostgreSQL the shift itself reports the finishers: this checks that path too).
+    # (on PostgreSQL the late entry's INSERT itself reports the finishers: this checks that
+    # path too).
     t = _create(director, players=3)
     Tournament.objects.filter(pk=t.pk).update(payout_percentages=[4000, 3000, 2000, 1000])
     out = _seated(t)[-1]
     services.elimination_record(tournament_id=t.pk, busts=[(out.pk, 1000)], actor=director)
-    out.refresh_from_db()
-    assert (out.place, out.prize) == (3, 15000 * 2000 // 10000)
+    assert _finish(t, out) == (3, 15000 * 2000 // 10000)
 
     services.entry_register(tournament_id=t.pk, name="Latecomer", actor=director)
-    out.refresh_from_db()
-    assert (out.place, out.prize) == (4, 20000 * 1000 // 10000)
+    assert _finish(t, out) == (4, 20000 * 1000 // 10000)
 
     services.entry_register(tournament_id=t.pk, name="Later still", actor=director)
-    out.refresh_from_db()
-    assert (out.place, out.prize) == (5, 0)
-    t.refresh_from_db()
+    assert _finish(t, out) == (5, 0)
     assert sum(Entry.objects.filter(tournament=t).values_list("prize", flat=True)) == 0
 
 

@@ -30,6 +30,7 @@ T_FIELDS = (
     "clock_running",
     "clock_started",
     "hand_for_hand",
+    "place_lag",
 )
 
 

@@ -610,20 +610,26 @@ def test_undo_closes_a_table_the_registration_opened(clerk_client, director):
     assert ev.payload["tables_removed"] == [2]
 
 
+def _place_now(tournament, entry) -> tuple[int | None, int | None]:
+    """The entry's places as they stand (RULES 7.1: stored ones plus ``place_lag``)."""
+    tournament.refresh_from_db()
+    entry.refresh_from_db()
+    return entry.places_now(tournament.place_lag)
+
+
 def test_undo_moves_players_already_out_back_up_a_place(clerk_client, director, tournament):
     for name in ("Ann Lee", "Bob Stone", "Cy Berg"):
         services.entry_register(tournament_id=tournament.pk, name=name, actor=director)
     ann = Entry.objects.get(player__name="Ann Lee")
     bust(tournament, ann, director)
-    ann.refresh_from_db()
-    assert ann.place == 3
+    assert _place_now(tournament, ann) == (3, 3)
     register(clerk_client, tournament, name="Late Dee")
-    ann.refresh_from_db()
-    assert ann.place == 4  # one more entry: the first out finishes one place lower
+    # one more entry: the first out finishes one place lower
+    assert _place_now(tournament, ann) == (4, 4)
     dee = Entry.objects.get(player__name="Late Dee")
     assert (
         clerk_client.post(url("tourney-desk-undo", tournament), {"entry": dee.pk}).status_code
         == 303
     )
-    ann.refresh_from_db()
-    assert (ann.place, ann.place_to) == (3, 3)
+    assert _place_now(tournament, ann) == (3, 3)
+    assert tournament.place_lag == 0

@@ -240,7 +240,7 @@ def last_hand(t: Tournament) -> dict[str, Any] | None:
                 "table": e.bust_table,
                 "seat": e.bust_seat,
                 "stack": e.bust_stack,
-                "place": place_words(e.place, e.place_to),
+                "place": place_words(*e.places_now(t.place_lag)),
                 "prize": cash(e.prize) if e.prize else "",
             }
         )
