@@ -35,7 +35,7 @@ from tourney.journal import current as journal_current
 from tourney.models import Entry, Tournament
 from tourney.services import (
     clock_read,
-    entry_register,
+    entry_add,
     record_event,
     tournament_action,
 )
@@ -469,15 +469,15 @@ def entry_reenter(
                 status=409,
                 fields={"allowed": t.reentries_allowed, "used": used},
             )
-        new = entry_register(tournament_id=t.pk, player_id=old.player_id, actor=actor)
-        t.refresh_from_db()
+        # Bought in and seated like any late entry (RULES 1.3), the prizes following the
+        # new money and places (RULES 7.1, 8.2), under this action's lock.
+        new = entry_add(t, old.player, actor=actor)
         record_event(
             t,
             "entry_reentered",
             {"entry": new.pk, "from_entry": old.pk, "player": old.player_id, "reentry": used + 1},
             actor,
         )
-        _money_added(t)
     return new
 
 

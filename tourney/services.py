@@ -571,8 +571,6 @@ def entry_register(
 ) -> Entry:
     """Register and buy in one entry; draw its seat now (RULES 1.3) when the event seats at
     registration, else it waits for the draw at the start."""
-    from tables.services import seat_entry
-
     call = {
         "service": "entry_register",
         "kwargs": {"name": name, "player_id": player_id, "override": override},
@@ -599,51 +597,59 @@ def entry_register(
             raise DomainError(
                 "player_still_in", MSG_PLAYER_STILL_IN, status=409, fields={"player_id": player_id}
             )
-        seat_now = t.draw_at_registration or t.clock_started
-        entry = Entry(
-            tournament=t,
-            player=player,
-            # Seated at once (RULES 1.3) unless it waits for the draw at the start; seat_entry
-            # makes it an alternate if every seat is taken.
-            status=Entry.Status.SEATED if seat_now else Entry.Status.REGISTERED,
-            chips_bought=t.starting_stack,
-            paid=t.buy_in,
-            fee_paid=t.fee,
-            created_by=actor if getattr(actor, "is_authenticated", False) else None,
-        )
-        # Plain SQL, the next number computed by the INSERT itself (the row lock serialises);
-        # a new player is inserted by the same statement where the database allows it.
-        values = {"number": (NEXT_NUMBER_SQL, [t.pk])}
-        if new_player:
-            values["player_id"] = ("(SELECT id FROM w)", [])
-        # On PostgreSQL the late entry's step of ``place_lag`` (RULES 7.1) rides along (below).
-        step = (
-            (LAG_STEP_SQL, [t.pk, t.pk, t.pk, t.pk], LAG_STEP_SUMMARY)
-            if combined_statements()
-            else None
-        )
-        stepped = insert_row(
-            entry, sql_values=values, with_=player if new_player else None, also=step
-        )
-        number = entry.number
-        if j := journal_current():
-            j.note_created("entry", [entry.pk])
-            if new_player:
-                j.note_created("player", [player.pk])
-        event = record_event(
-            t,
-            "entry_registered",
-            {"entry": entry.pk, "number": number, "name": player.name},
-            actor,
-            defer=True,
-        )
-        if seat_now:
-            seat_entry(t, entry, event=event)
-        _places_move_down(t, done=stepped or None)
-        if t.frozen_prizes is not None:  # a director's late override: share the new money
-            from tourney.money import _money_added
+        return entry_add(t, player, actor=actor)
 
-            _money_added(t)
+
+def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
+    """The new entry of ``player`` (a new, unsaved Player is inserted with it), bought in
+    and seated: ``entry_register`` once its checks passed, and a re-entry (tourney.money),
+    inside the caller's action on ``t``."""
+    from tables.services import seat_entry
+
+    new_player = player.pk is None
+    seat_now = t.draw_at_registration or t.clock_started
+    entry = Entry(
+        tournament=t,
+        player=player,
+        # Seated at once (RULES 1.3) unless it waits for the draw at the start; seat_entry
+        # makes it an alternate if every seat is taken.
+        status=Entry.Status.SEATED if seat_now else Entry.Status.REGISTERED,
+        chips_bought=t.starting_stack,
+        paid=t.buy_in,
+        fee_paid=t.fee,
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    # Plain SQL, the next number computed by the INSERT itself (the row lock serialises);
+    # a new player is inserted by the same statement where the database allows it.
+    values = {"number": (NEXT_NUMBER_SQL, [t.pk])}
+    if new_player:
+        values["player_id"] = ("(SELECT id FROM w)", [])
+    # On PostgreSQL the late entry's step of ``place_lag`` (RULES 7.1) rides along (below).
+    step = (
+        (LAG_STEP_SQL, [t.pk, t.pk, t.pk, t.pk], LAG_STEP_SUMMARY)
+        if combined_statements()
+        else None
+    )
+    stepped = insert_row(entry, sql_values=values, with_=player if new_player else None, also=step)
+    number = entry.number
+    if j := journal_current():
+        j.note_created("entry", [entry.pk])
+        if new_player:
+            j.note_created("player", [player.pk])
+    event = record_event(
+        t,
+        "entry_registered",
+        {"entry": entry.pk, "number": number, "name": player.name},
+        actor,
+        defer=True,
+    )
+    if seat_now:
+        seat_entry(t, entry, event=event)
+    _places_move_down(t, done=stepped or None)
+    if t.frozen_prizes is not None:  # a director's late override: share the new money
+        from tourney.money import _money_added
+
+        _money_added(t)
     return entry
 
 
