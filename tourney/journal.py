@@ -96,6 +96,7 @@ class Journal:
         self.draw_counter_dirty = False
         self.levels: list[dict[str, Any]] | None = None  # the structure before, if changed
         self.shift_places = 0  # busted entries' stored places moved by places_settle
+        self.sealed = False  # the action's own event is written (``seal``)
 
     # -- before images
     def note_entries(self, ids) -> None:
@@ -201,6 +202,31 @@ class Journal:
 
         counters_write(self.pending_counters())
 
+    def complete(self, event) -> None:
+        """Give the action's own (last) event its undo data, the ids of the action's other
+        events and how to redo it. A deferred last event is inserted with all this; its own
+        id joins the list of the action's events when undo reads it (tourney/undo.py)."""
+        event.payload = {
+            **event.payload,
+            "undo": self.as_payload(),
+            "events": [e.pk for e in self.events if e.pk is not None],
+        }
+        if self.call is not None:
+            event.payload["call"] = self.call
+        if redoing.get() is not None:
+            event.payload["redo_of"] = redoing.get()
+
+    def seal(self, event):
+        """For an action that writes its own event (the last one, not yet inserted) in one
+        statement with its last writes: ``complete`` it now, and hand back the pending
+        counters to write with it. Nothing may be noted after this; the journal's end then
+        writes no event."""
+        assert event is self.events[-1] and event.pk is None
+        assert all(e.pk is not None for e in self.events[:-1])
+        self.complete(event)
+        self.sealed = True
+        return self.pending_counters()
+
     def as_payload(self) -> dict[str, Any]:
         return {
             "tournament_id": self.tournament_id,
@@ -233,22 +259,14 @@ def journal(t):
         from tourney.event_rows import counters_write, event_insert, event_payload_write
 
         counters = j.pending_counters()  # written with the action's own event: one statement
-        if j.events:
+        if j.sealed:  # the action wrote its own event, undo data and counters already
+            counters_write(counters)
+        elif j.events:
             event = j.events[-1]  # the action's own event comes last (after e.g. buttons_drawn)
             for earlier in j.events[:-1]:  # deferred ones (record_event), in their order
                 if earlier.pk is None:
                     event_insert(earlier)
-            # A deferred last event is inserted with all this; its own id joins the list of
-            # the action's events when undo reads it (tourney/undo.py).
-            event.payload = {
-                **event.payload,
-                "undo": j.as_payload(),
-                "events": [e.pk for e in j.events if e.pk is not None],
-            }
-            if j.call is not None:
-                event.payload["call"] = j.call
-            if redoing.get() is not None:
-                event.payload["redo_of"] = redoing.get()
+            j.complete(event)
             if event.pk is None:
                 event_insert(event, counters)
             else:

@@ -740,7 +740,6 @@ def elimination_record(
         rebalance,
         seat_alternates,
         settled_after,
-        unseat,
     )
 
     if not busts:
@@ -825,16 +824,11 @@ def elimination_record(
             t, "elimination", {"busts": [list(b) for b in busts]}, actor, defer=True
         )
         if j is not None:
-            for earlier in j.events[:-1]:  # event ids follow the order they were recorded in
-                event_saved(earlier)
+            for prior in j.events[:-1]:  # event ids follow the order they were recorded in
+                event_saved(prior)
             j.note_seats(ids)  # known from the read above: no query
-        unseat_sql = (
-            f"DELETE FROM {Seat._meta.db_table} "
-            f"WHERE tournament_id = %s AND entry_id IN ({marks(ids)})"
-        )
-        unseated = False
         by_entry = {p.entry: p for p in placed}
-        before_rows = {}
+        before_rows, bust_rows = {}, []
         for eid, stack in busts:
             e = entries[eid]
             before_rows[eid] = {
@@ -844,40 +838,49 @@ def elimination_record(
             }
             p = by_entry[eid]
             e.bust_table, e.bust_seat = where.get(eid, (None, None))
-            values = [
-                Entry.Status.BUSTED.value,
-                p.place - lag,
-                p.place_to - lag,
-                stack,
-                e.bust_table,
-                e.bust_seat,
-                connection.ops.adapt_datetimefield_value(now),
-                t.hand_for_hand_round if t.hand_for_hand else None,
-                eid,
-            ]
-            with connection.cursor() as cursor:  # plain SQL: every elimination
-                if event.pk is None and combined_statements():
-                    insert, insert_params = insert_statement(event)
-                    cursor.execute(
-                        f"WITH ev AS ({insert} RETURNING id), gone AS ({unseat_sql}) "
-                        + BUST_SQL.format(hand="(SELECT id FROM ev)")
-                        + " RETURNING bust_hand",
-                        [*insert_params, t.pk, *ids, *values],
-                    )
-                    event.pk = cursor.fetchone()[0]
-                    event._state.adding = False
-                    unseated = True
-                else:
-                    event_saved(event)
-                    cursor.execute(BUST_SQL.format(hand=event.pk), values)
+            bust_rows.append(
+                [
+                    Entry.Status.BUSTED.value,
+                    p.place - lag,
+                    p.place_to - lag,
+                    stack,
+                    e.bust_table,
+                    e.bust_seat,
+                    connection.ops.adapt_datetimefield_value(now),
+                    t.hand_for_hand_round if t.hand_for_hand else None,
+                    eid,
+                ]
+            )
+        from tourney.money import place_is_paid, prizes_assign, prizes_assign_placed
+
+        gone = Counter(tn for tn, _ in where.values())
+        dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
+        # Most hands: nobody waits for a seat, nothing breaks or balances, play goes on and
+        # the new places are below the paid ones. Then the outcome is known before anything
+        # is written, and the event (with its undo data), the counters, the freed seats and
+        # the busts are one statement.
+        quiet = (
+            j is not None
+            and combined_statements()
+            and waiting == 0
+            and not earlier
+            and not dealt
+            and seated_now - len(ids) > 1
+            and settled_after(t, summary, gone)
+            and not place_is_paid(t, min(p.place for p in placed))
+        )
+        if quiet:
+            result = nothing_to_rebalance(t)
+            event.payload = _elimination_payload(busts, placed, before_rows, result, None)
+            _write_busts(t, event, ids, bust_rows, counters=j.seal(event))
+            return _elimination_answer(placed, entries, result, None)
+        _write_busts(t, event, ids, bust_rows)
         for e in earlier:  # the round's earlier busts share the places anew (RULES 7.3)
             p = by_entry[e.pk]
             if (e.place, e.place_to) != (p.place, p.place_to):
                 Entry.objects.filter(pk=e.pk).update(place=p.place, place_to=p.place_to)
-        if not unseated:
-            unseat(t, ids)
         alternates = seat_alternates(t, event=event, waiting=waiting)
-        if not alternates and settled_after(t, summary, Counter(tn for tn, _ in where.values())):
+        if not alternates and settled_after(t, summary, gone):
             result = nothing_to_rebalance(t)  # most hands: no table read at all
         else:
             result = rebalance(t, event=event)  # reads the open tables as they are now
@@ -895,12 +898,9 @@ def elimination_record(
                 winner.save(update_fields=["place", "place_to"])
                 t.status = Tournament.Status.FINISHED
                 Tournament.objects.filter(pk=t.pk).update(status=t.status)
-        from tourney.money import place_is_paid, prizes_assign, prizes_assign_placed
-
         # An elimination changes no money: only the places it gave can change prizes. Far
         # from the money (every new place below the paid ones) there is nothing to assign;
         # with the prizes frozen, only the entries just placed get theirs.
-        dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
         if winner is not None or dealt:
             prizes_assign(t)
         elif place_is_paid(t, min(p.place for p in placed)):
@@ -908,19 +908,22 @@ def elimination_record(
                 prizes_assign_placed(t, [p.entry for p in placed])
             else:
                 prizes_assign(t)
-        event_payload_set(
-            event,
-            {
-                "busts": [list(b) for b in busts],
-                "places": [
-                    {"entry": p.entry, "place": p.place, "place_to": p.place_to} for p in placed
-                ],
-                "before": before_rows,
-                "moves": [m["id"] for m in result["moves"]],
-                "winner": winner.pk if winner else None,
-                "seed": result.get("seed"),
-            },
-        )
+        event_payload_set(event, _elimination_payload(busts, placed, before_rows, result, winner))
+    return _elimination_answer(placed, entries, result, winner)
+
+
+def _elimination_payload(busts, placed, before_rows, result, winner) -> dict[str, Any]:
+    return {
+        "busts": [list(b) for b in busts],
+        "places": [{"entry": p.entry, "place": p.place, "place_to": p.place_to} for p in placed],
+        "before": before_rows,
+        "moves": [m["id"] for m in result["moves"]],
+        "winner": winner.pk if winner else None,
+        "seed": result.get("seed"),
+    }
+
+
+def _elimination_answer(placed, entries, result, winner) -> dict[str, Any]:
     return {
         "places": [
             {"entry": p.entry, "place": p.place, "place_to": p.place_to}
@@ -938,6 +941,44 @@ BUST_SQL = (
     "bust_stack = %s, bust_hand = {hand}, bust_table = %s, bust_seat = %s, busted_at = %s, "
     "h4h_round = %s WHERE id = %s"
 )
+
+
+def _write_busts(t: Tournament, event: Event, ids, bust_rows, *, counters=None) -> None:
+    """The busts (``BUST_SQL`` values), their seats freed and the event inserted (its id is
+    each bust's hand), in one statement on PostgreSQL; ``counters``: the tournament's, with
+    them (a sealed journal's). Plain SQL: every elimination."""
+    from tables.models import Seat
+    from tables.services import unseat
+
+    unseat_sql = (
+        f"DELETE FROM {Seat._meta.db_table} WHERE tournament_id = %s AND entry_id IN ({marks(ids)})"
+    )
+    unseated = False
+    with connection.cursor() as cursor:
+        for values in bust_rows:
+            if event.pk is None and combined_statements():
+                insert, params = insert_statement(event)
+                ctes = [f"ev AS ({insert} RETURNING id)", f"gone AS ({unseat_sql})"]
+                params += [t.pk, *ids]
+                if counters:
+                    head, head_params = counters.sql()
+                    ctes.append(f"c AS ({head})")
+                    params += head_params
+                cursor.execute(
+                    f"WITH {', '.join(ctes)} "
+                    + BUST_SQL.format(hand="(SELECT id FROM ev)")
+                    + " RETURNING bust_hand",
+                    [*params, *values],
+                )
+                event.pk = cursor.fetchone()[0]
+                event._state.adding = False
+                unseated = True
+            else:
+                assert counters is None or unseated  # written with the first bust
+                event_saved(event)
+                cursor.execute(BUST_SQL.format(hand=event.pk), values)
+    if not unseated:
+        unseat(t, ids)
 
 
 def hand_for_hand_set(*, tournament_id: int, on: bool, actor=None) -> Tournament:

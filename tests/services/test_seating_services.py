@@ -450,3 +450,44 @@ def test_an_elimination_that_moves_nobody_reads_no_table_and_draws_as_rebalance_
     assert after == before + 1
     event = Event.objects.filter(tournament=t, kind="elimination").latest("pk")
     assert event.payload["seed"] is not None
+
+
+@pytest.mark.postgres
+def test_a_quiet_elimination_writes_its_event_undo_data_seats_and_busts_in_one_statement(
+    director,
+):
+    """Most hands move nobody and pay nobody: on PostgreSQL the event with its undo data,
+    the tournament's counters, the freed seat and the bust are one statement, and undo
+    still puts everything back (RULES 7.4)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.services.test_undo import snapshot
+    from tourney.undo import action_undo
+
+    t = make(director, tables=3, seats=9)
+    entries = register(t, 27, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    before = snapshot(t)
+    version = services.lock_tournament(t.pk).version
+    with CaptureQueriesContext(connection) as q:
+        out = services.elimination_record(
+            tournament_id=t.pk, busts=[(entries[0].pk, 100)], actor=director
+        )
+    writes = [
+        x["sql"]
+        for x in q.captured_queries
+        if not x["sql"].lstrip().startswith(("SELECT", "SAVEPOINT", "RELEASE SAVEPOINT"))
+    ]  # the test's transaction makes the action's a savepoint
+    assert len(writes) == 1, writes
+    assert "INSERT INTO tourney_event" in writes[0] and "DELETE FROM tables_seat" in writes[0]
+    assert out["places"] == [{"entry": entries[0].pk, "place": 27, "place_to": 27}]
+    event = Event.objects.filter(tournament=t, kind="elimination").latest("pk")
+    assert event.payload["places"] == out["places"] and event.payload["moves"] == []
+    assert event.payload["undo"]["seats"] and event.payload["call"]["service"] == (
+        "elimination_record"
+    )
+    assert services.lock_tournament(t.pk).version == version + 1
+    assert not Seat.objects.filter(entry=entries[0]).exists()
+    action_undo(tournament_id=t.pk, actor=director)
+    assert snapshot(t) == before
