@@ -14,7 +14,6 @@ from django.db.models import Max
 from tables.engine import balancing, seat_draw
 from tables.engine import model as em
 from tables.engine.blinds import released_by_button_move
-from tables.engine.pick import pick_table
 from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
 from tourney.journal import current as journal_current
@@ -195,19 +194,32 @@ def fewest_tables(t: Tournament) -> list[TableRow]:
 
 def late_pick(t: Tournament, rng) -> tuple[Table, em.Table] | None:
     """The table a late entry draws into (RULES 1.3) with its seats, or None when every seat
-    is taken: ``pick.pick_table``'s draw (``rng.randrange`` over the candidates' open seats,
-    by table number) over the candidates the database found, as (number, open seats) pairs —
-    a big field right after the draw has a thousand tied candidates, and only the one drawn
-    is read in full."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT number, room FROM ({_fewest_sql()}) f ORDER BY number",
-            [t.pk, Table.Status.OPEN.value],
-        )
-        pool = cursor.fetchall()
-    # The candidates tie by definition: the engine's draw over their open seats alone.
-    number = pick_table({}, dict(pool), rng)
-    return None if number is None else _table_loaded(t, number)
+    is taken: ``pick.pick_table``'s draw (``x = rng.random() * open seats``, the first
+    candidate by number whose open seats so far exceed ``x``) made by the database over the
+    candidates it found, and the drawn table read with its seats, in one statement — a big
+    field right after the draw has a thousand tied candidates, and only the one drawn is
+    read."""
+    x = rng.random()  # drawn even when no seat is open, as pick_table does
+    drawn = (
+        f"{TABLE}.id = (SELECT id FROM (SELECT id, number, "
+        "SUM(room) OVER (ORDER BY number) AS upto, SUM(room) OVER () AS total "
+        f"FROM ({_fewest_sql()}) f) c "
+        "WHERE upto > CAST(%s AS DOUBLE PRECISION) * total ORDER BY number LIMIT 1)"
+    )
+    found = load_rows_with(
+        Table,
+        drawn,
+        [t.pk, Table.Status.OPEN.value, x],
+        extra="s.number, s.entry_id, s.waits_for_button",
+        joins=f"LEFT JOIN {SEAT} s ON s.table_id = {TABLE}.id",
+    )
+    return _with_seats(found) if found else None
+
+
+def _with_seats(found: list[tuple[Table, tuple]]) -> tuple[Table, em.Table]:
+    """A table row read with one row per seat (number, entry, waits; NULLs: no seat)."""
+    row = found[0][0]
+    return row, _engine_table(row, [(n, e, bool(w)) for _, (n, e, w) in found if n is not None])
 
 
 def _engine_table(row: Table, seats: Iterable[tuple[int, int, bool]]) -> em.Table:
@@ -283,16 +295,22 @@ def _insert(model, columns: Sequence[str], rows: Sequence[tuple]) -> None:
     without building a model instance per row (and the seat triggers run per statement)."""
     if not rows:
         return
+    with connection.cursor() as cursor:
+        for sql, params in _insert_statements(model, columns, rows):
+            cursor.execute(sql, params)
+
+
+def _insert_statements(model, columns: Sequence[str], rows: Sequence[tuple]):
+    """``_insert``'s statements: (SQL, parameters), ``INSERT_CHUNK`` rows each."""
     q = connection.ops.quote_name
     head = "INSERT INTO {} ({}) VALUES ".format(
         q(model._meta.db_table), ", ".join(q(model._meta.get_field(c).column) for c in columns)
     )
     one = "({})".format(", ".join(["%s"] * len(columns)))
     rows = list(rows)
-    with connection.cursor() as cursor:
-        for i in range(0, len(rows), INSERT_CHUNK):
-            chunk = rows[i : i + INSERT_CHUNK]
-            cursor.execute(head + ", ".join([one] * len(chunk)), [v for r in chunk for v in r])
+    for i in range(0, len(rows), INSERT_CHUNK):
+        chunk = rows[i : i + INSERT_CHUNK]
+        yield head + ", ".join([one] * len(chunk)), [v for r in chunk for v in r]
 
 
 def apply_moves(
@@ -301,10 +319,13 @@ def apply_moves(
     *,
     event: Event | None,
     table_ids: dict[int, int] | None = None,
+    last: bool = False,
 ) -> list[dict[str, Any]]:
     """Write a batch of moves: the movers leave their seats first, so a batch may swap seats
     (a redraw) without ever holding two entries in one seat. Every move but a first seating
-    is recorded as a Move row (RULES 3.8). ``table_ids``: table number -> id, if known."""
+    is recorded as a Move row (RULES 3.8). ``table_ids``: table number -> id, if known.
+    ``last``: the action reads no seat after this, so the new seats are written with its
+    last statement (``journal.writes``)."""
     if not moves:
         return []
     if table_ids is None:
@@ -324,14 +345,15 @@ def apply_moves(
         j.note_entries(newly)  # a first seating sets the status
     if any(m.from_table is not None for m in final.values()):
         Seat.objects.filter(entry_id__in=list(final)).delete()
-    _insert(
-        Seat,
-        ("tournament", "table", "number", "entry", "waits_for_button"),
-        [
-            (t.pk, table_ids[m.to_table], m.to_seat, m.entry, m.waits_for_button)
-            for m in final.values()
-        ],
-    )
+    seat_rows = [
+        (t.pk, table_ids[m.to_table], m.to_seat, m.entry, m.waits_for_button)
+        for m in final.values()
+    ]
+    columns = ("tournament", "table", "number", "entry", "waits_for_button")
+    if last and j is not None:
+        j.writes.extend(_insert_statements(Seat, columns, seat_rows))
+    else:
+        _insert(Seat, columns, seat_rows)
     recorded = [m for m in moves if m.reason != "seat"]
     if recorded and event is not None:
         event_saved(event)  # the moves point at it
@@ -410,10 +432,16 @@ def _maybe_draw_button(t: Tournament, table: em.Table) -> int | None:
 
 
 def seat_entry(
-    t: Tournament, entry: Entry, *, event: Event | None, may_open: bool | None = None
+    t: Tournament,
+    entry: Entry,
+    *,
+    event: Event | None,
+    may_open: bool | None = None,
+    last: bool = False,
 ) -> dict[str, Any] | None:
     """RULES 1.3: a random open seat at one of the tables with the fewest players. When every
-    seat is taken, open a table if the director allows it, else the entry is an alternate."""
+    seat is taken, open a table if the director allows it, else the entry is an alternate.
+    ``last``: the action reads no seat after this (a registration), see ``apply_moves``."""
     rng, seed = next_rng(t)
     picked = late_pick(t, rng)
     opened = others = False
@@ -430,10 +458,13 @@ def seat_entry(
         picked = row, _load([row])[row.number]
     row, table = picked
     move = seat_draw.late_seat(entry.pk, [table], rng)
-    written = apply_moves(t, [move], event=event, table_ids={row.number: row.pk})
+    balance = opened and t.clock_started and others
+    written = apply_moves(
+        t, [move], event=event, table_ids={row.number: row.pk}, last=last and not balance
+    )
     entry.status = Entry.Status.SEATED
     _maybe_draw_button(t, table.with_player(move.to_seat, entry.pk, waits=move.waits_for_button))
-    if opened and t.clock_started and others:
+    if balance:
         # A table just opened for this player: RULES 3.3 balancing fills it from the
         # fullest tables (their big blinds next) until the sizes are within tolerance.
         written += rebalance(t, event=event)["moves"]
@@ -567,9 +598,7 @@ def _table_loaded(t: Tournament, number: int) -> tuple[Table, em.Table]:
     )
     if not found:
         raise DomainError("table_not_found", MSG_NO_TABLE, status=404, fields={"table": number})
-    row = found[0][0]
-    seats = [(n, e, bool(w)) for _, (n, e, w) in found if n is not None]
-    return row, _engine_table(row, seats)
+    return _with_seats(found)
 
 
 def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=None) -> Table:

@@ -23,9 +23,11 @@ TOURNAMENT = Tournament._meta.db_table
 
 class Counters:
     """Pending counter updates of one tournament row: ``version`` steps, a new
-    ``draw_counter`` (None: unchanged) and chip value added by color-ups (RULES 5.9)."""
+    ``draw_counter`` (None: unchanged) and chip value added by color-ups (RULES 5.9); and
+    ``writes``, row writes an action left to its last statement ((SQL, parameters), no
+    RETURNING; e.g. a new entry's seat), which ride along where the database allows it."""
 
-    __slots__ = ("tournament_id", "version_steps", "draw_counter", "chips_delta")
+    __slots__ = ("tournament_id", "version_steps", "draw_counter", "chips_delta", "writes")
 
     def __init__(
         self,
@@ -33,16 +35,22 @@ class Counters:
         version_steps: int,
         draw_counter: int | None,
         chips_delta: int = 0,
+        writes: list[tuple[str, list[Any]]] | None = None,
     ):
         self.tournament_id = tournament_id
         self.version_steps = version_steps
         self.draw_counter = draw_counter
         self.chips_delta = chips_delta
+        self.writes = writes or []
 
     def __bool__(self) -> bool:
+        return self.counts() or bool(self.writes)
+
+    def counts(self) -> bool:
         return bool(self.version_steps) or self.draw_counter is not None or bool(self.chips_delta)
 
     def sql(self) -> tuple[str, list[Any]]:
+        """The counters' UPDATE (when ``counts()``)."""
         sets, params = [], []
         if self.version_steps:
             sets.append("version = version + %s")
@@ -56,6 +64,17 @@ class Counters:
         params.append(self.tournament_id)
         return f"UPDATE {TOURNAMENT} SET {', '.join(sets)} WHERE id = %s", params
 
+    def ctes(self) -> tuple[list[str], list[Any]]:
+        """The counters' UPDATE and the writes as data-modifying WITH items (PostgreSQL)."""
+        items, params = [], []
+        if self.counts():
+            head, params = self.sql()
+            items.append(f"c AS ({head})")
+        for i, (sql, write_params) in enumerate(self.writes):
+            items.append(f"w{i} AS ({sql})")
+            params = params + list(write_params)
+        return items, params
+
 
 def combined_statements() -> bool:
     # Data-modifying statements in WITH: PostgreSQL only.
@@ -63,9 +82,17 @@ def combined_statements() -> bool:
 
 
 def counters_write(counters: Counters | None) -> None:
-    if counters:
-        sql, params = counters.sql()
-        with connection.cursor() as cursor:
+    if not counters:
+        return
+    with connection.cursor() as cursor:
+        if combined_statements():
+            items, params = counters.ctes()  # run even though nothing reads them
+            cursor.execute(f"WITH {', '.join(items)} SELECT 1", params)
+            return
+        if counters.counts():
+            sql, params = counters.sql()
+            cursor.execute(sql, params)
+        for sql, params in counters.writes:
             cursor.execute(sql, params)
 
 
@@ -98,8 +125,8 @@ def event_insert(event: Event, counters: Counters | None = None) -> Event:
     insert, params = insert_statement(event)
     with connection.cursor() as cursor:
         if counters and combined_statements():
-            head, head_params = counters.sql()
-            cursor.execute(f"WITH c AS ({head}) {insert} RETURNING id", head_params + params)
+            items, head_params = counters.ctes()
+            cursor.execute(f"WITH {', '.join(items)} {insert} RETURNING id", head_params + params)
             event.pk = cursor.fetchone()[0]
         else:
             counters_write(counters)
@@ -119,8 +146,8 @@ def event_payload_write(event: Event, counters: Counters | None = None) -> None:
     params = [json.dumps(event.payload), event.pk]
     with connection.cursor() as cursor:
         if counters and combined_statements():
-            head, head_params = counters.sql()
-            cursor.execute(f"WITH c AS ({head}) {update}", head_params + params)
+            items, head_params = counters.ctes()
+            cursor.execute(f"WITH {', '.join(items)} {update}", head_params + params)
         else:
             counters_write(counters)
             cursor.execute(update, params)

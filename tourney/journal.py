@@ -94,6 +94,9 @@ class Journal:
         self.version_steps = 0
         self.draw_counter: int | None = None
         self.draw_counter_dirty = False
+        # Row writes left to the action's last statement (``Counters.writes``): nothing in
+        # the action reads those rows after. A nested service's lock writes them first.
+        self.writes: list[tuple[str, list]] = []
         self.levels: list[dict[str, Any]] | None = None  # the structure before, if changed
         self.shift_places = 0  # busted entries' stored places moved by places_settle
         self.sealed = False  # the action's own event is written (``seal``)
@@ -191,9 +194,11 @@ class Journal:
             self.tournament_id,
             self.version_steps,
             self.draw_counter if self.draw_counter_dirty else None,
+            writes=self.writes,
         )
         self.version_steps = 0
         self.draw_counter_dirty = False
+        self.writes = []
         return c
 
     def flush_counters(self) -> None:

@@ -644,7 +644,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
         defer=True,
     )
     if seat_now:
-        seat_entry(t, entry, event=event)
+        seat_entry(t, entry, event=event, last=True)
     _places_move_down(t, done=stepped or None)
     if t.frozen_prizes is not None:  # a director's late override: share the new money
         from tourney.money import _money_added
@@ -961,8 +961,8 @@ def _write_busts(t: Tournament, event: Event, ids, bust_rows, *, counters=None) 
                 ctes = [f"ev AS ({insert} RETURNING id)", f"gone AS ({unseat_sql})"]
                 params += [t.pk, *ids]
                 if counters:
-                    head, head_params = counters.sql()
-                    ctes.append(f"c AS ({head})")
+                    items, head_params = counters.ctes()
+                    ctes += items
                     params += head_params
                 cursor.execute(
                     f"WITH {', '.join(ctes)} "

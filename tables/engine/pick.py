@@ -4,9 +4,9 @@ Pure Python. ``late_seat`` draws uniformly over the open seats of the tables wit
 players. Picking one of those tables with probability proportional to its open seats, then a
 uniform open seat at it, is the same distribution — and needs only per-table counts.
 
-The service (``tables.services.late_pick``) has the database find the candidates and their
-open seats, then draws with this function; a test checks it picks the same table as this
-function over every table, for the same seed.
+The service (``tables.services.late_pick``) has the database find the candidates, make the
+same draw and read the drawn table with its seats, in one statement; a test checks it picks
+the same table as this function over every table, for the same seed.
 """
 
 from __future__ import annotations
@@ -18,7 +18,12 @@ from collections.abc import Mapping
 def pick_table(
     counts: Mapping[int, int], capacity: Mapping[int, int], rng: random.Random
 ) -> int | None:
-    """The table a late entry draws into (RULES 1.3), or None when every seat is taken."""
+    """The table a late entry draws into (RULES 1.3), or None when every seat is taken.
+
+    The draw: ``x = rng.random() * open seats`` (one draw, even when there is no seat), and
+    the first candidate by table number whose open seats so far exceed ``x`` — arithmetic a
+    database does alike (IEEE doubles), so ``tables.services.late_pick`` makes it there."""
+    x = rng.random()
     fewest: int | None = None
     pool: list[tuple[int, int]] = []
     for number in sorted(capacity):
@@ -32,9 +37,10 @@ def pick_table(
             pool.append((number, room))
     if not pool:
         return None
-    pick = rng.randrange(sum(room for _, room in pool))
+    x *= sum(room for _, room in pool)  # < the open seats: random() < 1
+    upto = 0
     for number, room in pool:
-        if pick < room:
+        upto += room
+        if upto > x:
             return number
-        pick -= room
     raise AssertionError("unreachable")  # pragma: no cover

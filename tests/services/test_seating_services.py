@@ -374,9 +374,11 @@ def test_the_database_pick_is_the_engine_pick_table_draw_for_draw(director):
         capacity = {r.number: r.seats - len(r.unavailable_seats) for r in rows}
         most_tied = max(most_tied, len(ts.fewest_tables(t)))
         for seed in range(60):
-            expected = pick_table(counts, capacity, random.Random(seed))
-            picked = ts.late_pick(t, random.Random(seed))
+            mine, theirs = random.Random(seed), random.Random(seed)
+            expected = pick_table(counts, capacity, mine)
+            picked = ts.late_pick(t, theirs)
             assert (picked[0].number if picked else None) == expected
+            assert mine.random() == theirs.random()  # the same draws made: later ones agree
             if picked:
                 row, table = picked
                 assert table.players == row.players == counts[row.number]
