@@ -75,6 +75,7 @@ def open_tables(t: Tournament) -> list[TableRow]:
 
 ALTERNATES_SQL = (
     f", (SELECT COUNT(*) FROM {Entry._meta.db_table} WHERE tournament_id = %s AND status = %s)"
+    f", (SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s)"
 )
 
 
@@ -89,10 +90,12 @@ class OpenSummary(NamedTuple):
     least: int | None
     apart: dict[int, int]  # players at each table named in ``apart`` that is open
     waiting: int  # alternates waiting for a seat
+    top_number: int  # the highest entry number (0: none), for ``money.place_is_paid``
 
 
 def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
-    """The open tables in totals, with the alternates waiting, in one query: what an
+    """The open tables in totals, with the alternates waiting (and the highest entry
+    number), in one query: what an
     elimination needs to tell (``balancing.settled``) that nothing is to break or balance,
     without reading a thousand tables. ``apart``: tables whose counts the caller is about
     to change (where players just broke), given one by one and left out of most and least."""
@@ -110,7 +113,7 @@ def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
         "ORDER BY break_rank, number DESC LIMIT 1)",
     ]
     open_ = [t.pk, Table.Status.OPEN.value]
-    params = [*apart, *apart, *apart, *open_, t.pk, Entry.Status.ALTERNATE.value, *open_]
+    params = [*apart, *apart, *apart, *open_, t.pk, Entry.Status.ALTERNATE.value, t.pk, *open_]
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {', '.join(cols)}{ALTERNATES_SQL} FROM {TABLE} "
@@ -120,7 +123,7 @@ def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
         row = cursor.fetchone()
     tables, players, seats, most, least = row[:5]
     counts = row[5 : 5 + len(apart)]
-    first, waiting = row[5 + len(apart) :]
+    first, waiting, top = row[5 + len(apart) :]
     return OpenSummary(
         tables=tables,
         players=int(players),
@@ -130,6 +133,7 @@ def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
         least=least,
         apart={n: c for n, c in zip(apart, counts, strict=True) if c is not None},
         waiting=waiting,
+        top_number=top or 0,
     )
 
 
@@ -619,8 +623,13 @@ def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=
             Seat.objects.filter(entry_id__in=released).update(waits_for_button=False)
         before = row.button_seat
         row.button_seat = seat
-        with connection.cursor() as cursor:  # plain SQL: after every hand
-            cursor.execute(f"UPDATE {TABLE} SET button_seat = %s WHERE id = %s", [seat, row.pk])
+        # Plain SQL, after every hand: written with the event and counters (journal writes).
+        button = (f"UPDATE {TABLE} SET button_seat = %s WHERE id = %s", [seat, row.pk])
+        if j is not None:
+            j.writes.append(button)
+        else:  # pragma: no cover - every action keeps a journal
+            with connection.cursor() as cursor:
+                cursor.execute(*button)
         record_event(
             t,
             "button_set",

@@ -119,20 +119,23 @@ def _prizes(t: Tournament, *, entries: int, pool: int) -> tuple[int, ...]:
     return payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
 
 
-def place_is_paid(t: Tournament, place: int) -> bool:
+def place_is_paid(t: Tournament, place: int, *, top: int | None = None) -> bool:
     """Whether ``place`` is among the places the prizes pay (RULES 8.2): the pinned amounts
     once frozen, else the table in use. Asked on every elimination, so for the default table
-    it first looks at the highest entry number (one index entry): the default pays more
-    places only for larger fields, and there are never more entries than that number."""
+    it first looks at the highest entry number (one index entry; ``top``, if the caller read
+    it): the default pays more places only for larger fields, and there are never more
+    entries than that number."""
     if t.frozen_prizes is not None:
         return place <= len(t.frozen_prizes)
     if t.payout_percentages:
         return place <= len(t.payout_percentages)
-    with connection.cursor() as cursor:  # plain SQL: asked on every elimination
-        cursor.execute(
-            f"SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s", [t.pk]
-        )
-        top = cursor.fetchone()[0] or 0
+    if top is None:
+        with connection.cursor() as cursor:  # plain SQL
+            cursor.execute(
+                f"SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s",
+                [t.pk],
+            )
+            top = cursor.fetchone()[0] or 0
     if not top or place > payouts_engine.paid_places(top):
         return False
     entries = Entry.objects.filter(tournament=t).count()

@@ -867,7 +867,7 @@ def elimination_record(
             and not dealt
             and seated_now - len(ids) > 1
             and settled_after(t, summary, gone)
-            and not place_is_paid(t, min(p.place for p in placed))
+            and not place_is_paid(t, min(p.place for p in placed), top=summary.top_number)
         )
         if quiet:
             result = nothing_to_rebalance(t)
@@ -903,7 +903,7 @@ def elimination_record(
         # with the prizes frozen, only the entries just placed get theirs.
         if winner is not None or dealt:
             prizes_assign(t)
-        elif place_is_paid(t, min(p.place for p in placed)):
+        elif place_is_paid(t, min(p.place for p in placed), top=summary.top_number):
             if t.frozen_prizes is not None:
                 prizes_assign_placed(t, [p.entry for p in placed])
             else:

@@ -290,7 +290,7 @@ class Simulation:
         # the dealer moves the button on after the hand (RULES 2.1)
         if self.rng.random() < 0.5 and table in self.at:
             row = (
-                Table.objects.filter(tournament=self.t, number=table)
+                Table.objects.filter(tournament_id=self.t.pk, number=table)
                 .values_list("button_seat", "seats")
                 .first()
             )
