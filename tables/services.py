@@ -73,12 +73,6 @@ def open_tables(t: Tournament) -> list[TableRow]:
         return _table_rows(cursor.fetchall())
 
 
-ALTERNATES_SQL = (
-    f", (SELECT COUNT(*) FROM {Entry._meta.db_table} WHERE tournament_id = %s AND status = %s)"
-    f", (SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s)"
-)
-
-
 class OpenSummary(NamedTuple):
     """The open tables in totals (``open_summary``)."""
 
@@ -94,36 +88,66 @@ class OpenSummary(NamedTuple):
 
 
 def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
-    """The open tables in totals, with the alternates waiting (and the highest entry
-    number), in one query: what an
-    elimination needs to tell (``balancing.settled``) that nothing is to break or balance,
-    without reading a thousand tables. ``apart``: tables whose counts the caller is about
-    to change (where players just broke), given one by one and left out of most and least."""
-    _, length = _blocked_sql()
+    """The open tables in totals, with the alternates waiting and the highest entry number,
+    in one query: what an elimination needs to tell (``balancing.settled``) that nothing is
+    to break or balance, without reading a thousand tables. ``apart``: tables whose counts
+    the caller is about to change (where players just broke), given one by one and left out
+    of most and least. An elimination reads this with its entries (``summary_select``)."""
     apart = list(dict.fromkeys(apart))
-    outside = f"number NOT IN ({', '.join(['%s'] * len(apart))})" if apart else "1 = 1"
+    sql, params = summary_select(
+        t,
+        f"number NOT IN ({', '.join(['%s'] * len(apart))})" if apart else "1 = 1",
+        apart,
+        more=[f"MAX(players) FILTER (WHERE number = {n:d})" for n in apart],
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return summary_of(row[:SUMMARY_COLUMNS], dict(zip(apart, row[SUMMARY_COLUMNS:], strict=True)))
+
+
+SUMMARY_COLUMNS = 8
+
+
+def summary_select(
+    t: Tournament, outside: str, outside_params: Sequence, *, more: Sequence[str] = ()
+) -> tuple[str, list]:
+    """``open_summary``'s one-row SELECT (``SUMMARY_COLUMNS`` columns, ``s0``…, then those
+    of ``more``, which take no parameters), most and least counted over the open tables
+    where ``outside`` (SQL) holds."""
+    _, length = _blocked_sql()
+    ent = Entry._meta.db_table
     cols = [
         "COUNT(*)",
         "COALESCE(SUM(players), 0)",
         f"COALESCE(SUM(seats - {length}), 0)",
         f"MAX(players) FILTER (WHERE {outside})",
         f"MIN(players) FILTER (WHERE {outside})",
-        *["MAX(players) FILTER (WHERE number = %s)" for _ in apart],
         f"(SELECT seats - {length} FROM {TABLE} WHERE tournament_id = %s AND status = %s "
         "ORDER BY break_rank, number DESC LIMIT 1)",
+        f"(SELECT COUNT(*) FROM {ent} WHERE tournament_id = %s AND status = %s)",
+        f"(SELECT MAX(number) FROM {ent} WHERE tournament_id = %s)",
     ]
+    assert len(cols) == SUMMARY_COLUMNS
+    cols += more
     open_ = [t.pk, Table.Status.OPEN.value]
-    params = [*apart, *apart, *apart, *open_, t.pk, Entry.Status.ALTERNATE.value, t.pk, *open_]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(cols)}{ALTERNATES_SQL} FROM {TABLE} "
-            "WHERE tournament_id = %s AND status = %s",
-            params,
-        )
-        row = cursor.fetchone()
-    tables, players, seats, most, least = row[:5]
-    counts = row[5 : 5 + len(apart)]
-    first, waiting, top = row[5 + len(apart) :]
+    params = [
+        *outside_params,
+        *outside_params,
+        *open_,
+        t.pk,
+        Entry.Status.ALTERNATE.value,
+        t.pk,
+        *open_,
+    ]
+    named = ", ".join(f"{c} AS s{i}" for i, c in enumerate(cols))
+    return f"SELECT {named} FROM {TABLE} WHERE tournament_id = %s AND status = %s", params
+
+
+def summary_of(row: Sequence, apart: dict[int, int | None]) -> OpenSummary:
+    """The ``OpenSummary`` of a ``summary_select`` row; ``apart``: players at the tables
+    left out (None: not open)."""
+    tables, players, seats, most, least, first, waiting, top = row
     return OpenSummary(
         tables=tables,
         players=int(players),
@@ -131,7 +155,7 @@ def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
         first_capacity=first or 0,
         most=most,
         least=least,
-        apart={n: c for n, c in zip(apart, counts, strict=True) if c is not None},
+        apart={n: c for n, c in apart.items() if c is not None},
         waiting=waiting,
         top_number=top or 0,
     )

@@ -735,11 +735,13 @@ def elimination_record(
     places, then the breaks, redraws and balancing moves this causes (RULES 3), at once."""
     from tables.models import Seat, Table
     from tables.services import (
+        SUMMARY_COLUMNS,
         nothing_to_rebalance,
-        open_summary,
         rebalance,
         seat_alternates,
         settled_after,
+        summary_of,
+        summary_select,
     )
 
     if not busts:
@@ -751,14 +753,27 @@ def elimination_record(
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
-        # The entries and their seats in one read.
+        # The entries with their seats and tables, and the open tables in totals, in one
+        # read. Every seated entry sits at an open table, and each table's count is kept by
+        # the seat triggers: the totals give the players still in, and whether anything is
+        # to break or balance after this hand, without reading every table. The tables
+        # where players break are counted apart (``open_summary``).
+        totals, totals_params = summary_select(
+            t,
+            f"id NOT IN (SELECT table_id FROM {Seat._meta.db_table} "
+            f"WHERE tournament_id = %s AND entry_id IN ({marks(ids)}))",
+            [t.pk, *ids],
+        )
         found = load_rows_with(
             Entry,
             f"{ENTRY}.tournament_id = %s AND {ENTRY}.id IN ({marks(ids)})",
             [t.pk, *ids],
-            extra="s.table_id, tb.number, s.number, s.waits_for_button",
+            extra="s.table_id, tb.number, s.number, s.waits_for_button, tb.players, "
+            + ", ".join(f"summary.s{i}" for i in range(SUMMARY_COLUMNS)),
+            extra_params=totals_params,
             joins=f"LEFT JOIN {Seat._meta.db_table} s ON s.entry_id = {ENTRY}.id "
-            f"LEFT JOIN {Table._meta.db_table} tb ON tb.id = s.table_id",
+            f"LEFT JOIN {Table._meta.db_table} tb ON tb.id = s.table_id "
+            f"CROSS JOIN ({totals}) summary",
         )
         entries = {e.pk: e for e, _ in found}
         for eid in ids:
@@ -771,12 +786,11 @@ def elimination_record(
                 raise DomainError(
                     "entry_not_seated", MSG_ENTRY_NOT_SEATED, status=409, fields={"id": eid}
                 )
-        seat_rows = [(e.pk, tid, tn, s, bool(w)) for e, (tid, tn, s, w) in found if tid is not None]
+        seat_rows = [
+            (e.pk, tid, tn, s, bool(w)) for e, (tid, tn, s, w, *_) in found if tid is not None
+        ]
         where = {e: (tn, s) for e, _, tn, s, _ in seat_rows}
-        # Every seated entry sits at an open table, and each table's count is kept by the
-        # seat triggers: the open tables in totals give the players still in, and whether
-        # anything is to break or balance after this hand, without reading every table.
-        summary = open_summary(t, apart=sorted({tn for tn, _ in where.values()}))
+        summary = summary_of(found[0][1][5:], {x[1]: x[4] for _, x in found if x[0] is not None})
         waiting = summary.waiting if summary.tables else None
         seated_now = summary.players
         # Busted places are stored less ``place_lag`` (RULES 7.1 during late registration):
