@@ -603,7 +603,8 @@ def entry_register(
 def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     """The new entry of ``player`` (a new, unsaved Player is inserted with it), bought in
     and seated: ``entry_register`` once its checks passed, and a re-entry (tourney.money),
-    inside the caller's action on ``t``."""
+    inside the caller's action on ``t``. ``entry.seat_move``: its seating (``seat_entry``'s
+    move: "to" table and seat), None while it waits for the draw or a seat."""
     from tables.services import seat_entry
 
     new_player = player.pk is None
@@ -643,8 +644,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
         actor,
         defer=True,
     )
-    if seat_now:
-        seat_entry(t, entry, event=event, last=True)
+    entry.seat_move = seat_entry(t, entry, event=event, last=True) if seat_now else None
     _places_move_down(t, done=stepped or None)
     if t.frozen_prizes is not None:  # a director's late override: share the new money
         from tourney.money import _money_added

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
@@ -217,11 +218,7 @@ class Simulation:
         if not self.t.registration_open:
             return
         if self.counts["entries"] < self.n and self.rng.random() < 0.5:
-            tables = set(self.at)
-            e = self.register()
-            self.refresh_seat_of(e.pk)
-            if self.where.get(e.pk) not in tables:
-                self.refresh_where()  # a table opened and balancing filled it (RULES 3.3)
+            self.seated(self.register())
         busted = self.counts.get("last_busted")
         if busted and self.rng.random() < self.reentry_rate and self.counts["entries"] < self.n:
             try:
@@ -233,15 +230,19 @@ class Simulation:
             self.counts["entries"] += 1
             self.counts["reentries"] += 1
             self.stacks[e.pk] = self.t.starting_stack
-            self.refresh_seat_of(e.pk)
+            self.seated(e)
         self.counts["last_busted"] = 0
 
-    def refresh_seat_of(self, entry_id: int) -> None:
-        seat = Seat.objects.filter(entry_id=entry_id).values_list("table__number", flat=True)
-        seat = seat.first()
-        if seat is not None:
-            self.sit(entry_id, seat)
-        self.stacks.setdefault(entry_id, self.t.starting_stack)
+    def seated(self, e: Entry) -> None:
+        """A late entry or re-entry, seated as the service says (``seat_move``)."""
+        self.stacks.setdefault(e.pk, self.t.starting_stack)
+        if e.seat_move is None:
+            return  # an alternate: seated later, by an elimination's moves
+        table = e.seat_move["to"]["table"]
+        if table in self.at:
+            self.sit(e.pk, table)
+        else:
+            self.refresh_where()  # a table opened and balancing filled it (RULES 3.3)
 
     def hand(self) -> None:
         """One all-in hand at a random table: one or two players bust, the winner takes
@@ -289,11 +290,13 @@ class Simulation:
                 self.stacks.setdefault(m["entry"], self.t.starting_stack)
         # the dealer moves the button on after the hand (RULES 2.1)
         if self.rng.random() < 0.5 and table in self.at:
-            row = (
-                Table.objects.filter(tournament_id=self.t.pk, number=table)
-                .values_list("button_seat", "seats")
-                .first()
-            )
+            with connection.cursor() as cursor:  # where the dealer's button is now
+                cursor.execute(
+                    f"SELECT button_seat, seats FROM {Table._meta.db_table} "
+                    "WHERE tournament_id = %s AND number = %s",
+                    [self.t.pk, table],
+                )
+                row = cursor.fetchone()
             if row and row[0]:
                 with self.timed("buttons"):
                     table_services.table_set_button(
