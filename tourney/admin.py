@@ -27,10 +27,18 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ("tournament", "number", "player", "status", "place", "place_to", "prize")
+    list_display = ("tournament", "number", "player", "status", "finished", "prize")
     list_filter = ("status",)
     search_fields = ("player__name",)
     list_select_related = ("tournament", "player")
+
+    @admin.display(description="place")
+    def finished(self, e: Entry) -> str:
+        """The place as it stands (RULES 7.1: the stored one plus the tournament's lag)."""
+        place, place_to = e.places_now(e.tournament.place_lag)
+        if place is None:
+            return "-"
+        return str(place) if place_to == place else f"{place}–{place_to}"
 
 
 @admin.register(Event)

@@ -138,3 +138,14 @@ def test_hand_for_hand_shares_the_round_with_the_places_as_they_stand(director):
     assert shown[x.pk] == shown[y.pk] == (7, 8)  # 8 were left: the round covers 7th–8th
     assert sorted(p for p, _ in shown.values()) == [7, 7, 9]
     assert _stored(t) == shown and t.place_lag == 0
+
+
+def test_the_admin_lists_the_place_as_it_stands(admin_client, director):
+    t = _create(director, players=3)
+    out = _seated(t)[-1]
+    _bust(t, director, (out, 1000))
+    services.entry_register(tournament_id=t.pk, name="Late", actor=director)
+    page = admin_client.get("/admin/tourney/entry/")
+    assert page.status_code == 200
+    row = next(r for r in page.content.decode().split("<tr") if f"#{out.number} " in r)
+    assert '<td class="field-finished">4</td>' in row  # stored 3, one late entry since
