@@ -4,7 +4,6 @@ tournament row already locked) or as services of their own (the ``table_*`` func
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
@@ -229,57 +228,20 @@ def late_pick(t: Tournament, rng) -> tuple[Table, em.Table] | None:
     field right after the draw has a thousand tied candidates, and only the one drawn is
     read."""
     x = rng.random()  # drawn even when no seat is open, as pick_table does
+    drawn = (
+        f"{TABLE}.id = (SELECT id FROM (SELECT id, number, "
+        "SUM(room) OVER (ORDER BY number) AS upto, SUM(room) OVER () AS total "
+        f"FROM ({_fewest_sql()}) f) c "
+        "WHERE upto > CAST(%s AS DOUBLE PRECISION) * total ORDER BY number LIMIT 1)"
+    )
     found = load_rows_with(
         Table,
-        f"{TABLE}.id = {DRAWN_SQL}",
+        drawn,
         [t.pk, Table.Status.OPEN.value, x],
         extra="s.number, s.entry_id, s.waits_for_button",
         joins=f"LEFT JOIN {SEAT} s ON s.table_id = {TABLE}.id",
     )
     return _with_seats(found) if found else None
-
-
-# The drawn table's id (``late_pick``); parameters: tournament, open status, ``x``.
-DRAWN_SQL = (
-    "(SELECT id FROM (SELECT id, number, "
-    "SUM(room) OVER (ORDER BY number) AS upto, SUM(room) OVER () AS total "
-    f"FROM ({_fewest_sql()}) f) c "
-    "WHERE upto > CAST(%s AS DOUBLE PRECISION) * total ORDER BY number LIMIT 1)"
-)
-# PostgreSQL: ``late_pick``'s table with its seats as one JSON value, for a statement that
-# has other work (a new entry's INSERT returns it: ``late_pick_returning``).
-DRAWN_JSON_SQL = (
-    "(SELECT json_build_array(tb.id, tb.number, tb.seats, tb.break_rank, tb.button_seat, "
-    "tb.unavailable_seats, tb.players, (SELECT json_agg(json_build_array(s.number, s.entry_id, "
-    f"s.waits_for_button)) FROM {SEAT} s WHERE s.table_id = tb.id)) "
-    f"FROM {TABLE} tb WHERE tb.id = {DRAWN_SQL})"
-)
-
-
-def late_pick_returning(t: Tournament, rng) -> tuple[str, list[Any]]:
-    """``late_pick`` as an SQL expression and its parameters (PostgreSQL), for the caller's
-    statement to return; ``late_pick_from`` reads its value. The same draw from ``rng``."""
-    return DRAWN_JSON_SQL, [t.pk, Table.Status.OPEN.value, rng.random()]
-
-
-def late_pick_from(t: Tournament, value: list | None) -> tuple[Table, em.Table] | None:
-    """What ``late_pick`` returns, from the value of ``late_pick_returning``."""
-    if value is None:
-        return None
-    pk, number, seats, rank, button, blocked, players, taken = value
-    row = Table(
-        id=pk,
-        tournament_id=t.pk,
-        number=number,
-        seats=seats,
-        break_rank=rank,
-        button_seat=button,
-        status=Table.Status.OPEN,
-        unavailable_seats=blocked or [],
-        players=players,
-    )
-    row._state.adding = False
-    return row, _engine_table(row, [(n, e, bool(w)) for n, e, w in taken or ()])
 
 
 def _with_seats(found: list[tuple[Table, tuple]]) -> tuple[Table, em.Table]:
@@ -504,17 +466,12 @@ def seat_entry(
     event: Event | None,
     may_open: bool | None = None,
     last: bool = False,
-    drawn: tuple[random.Random, tuple[Table, em.Table] | None] | None = None,
 ) -> dict[str, Any] | None:
     """RULES 1.3: a random open seat at one of the tables with the fewest players. When every
     seat is taken, open a table if the director allows it, else the entry is an alternate.
-    ``last``: the action reads no seat after this (a registration), see ``apply_moves``.
-    ``drawn``: the generator and ``late_pick``'s answer, if the caller drew already."""
-    if drawn is None:
-        rng, _ = next_rng(t)
-        picked = late_pick(t, rng)
-    else:
-        rng, picked = drawn
+    ``last``: the action reads no seat after this (a registration), see ``apply_moves``."""
+    rng, seed = next_rng(t)
+    picked = late_pick(t, rng)
     opened = others = False
     if picked is None:
         if not (t.auto_open_tables if may_open is None else may_open):

@@ -98,9 +98,7 @@ def insert(
     *,
     sql_values: dict[str, tuple[str, list[Any]]] | None = None,
     with_: M | None = None,
-    also: tuple[str, list[Any], list[str]]
-    | tuple[str, list[Any], list[str], list[Any]]
-    | None = None,
+    also: tuple[str, list[Any], list[str]] | None = None,
 ) -> tuple:
     """INSERT ``obj`` as ``obj.save()`` would (field defaults, ``auto_now_add``), in plain
     SQL, and set its id. ``sql_values``: attribute -> (SQL expression, its parameters) for
@@ -109,8 +107,8 @@ def insert(
     insert in the same statement where the database allows it (PostgreSQL: ``WITH``); name
     it ``(SELECT id FROM w)`` in ``sql_values``. Where it cannot, it is inserted first.
     ``also`` (PostgreSQL only): (a data-modifying statement with RETURNING, its parameters,
-    SQL expressions over its rows named ``also``[, their parameters]) run by the same
-    statement; returns the values of those expressions (else an empty tuple)."""
+    SQL expressions over its rows named ``also``) run by the same statement; returns the
+    values of those expressions (else an empty tuple)."""
     if also is not None and connection.vendor != "postgresql":
         raise ValueError("a statement in WITH needs PostgreSQL")
     sql_values = dict(sql_values or {})
@@ -146,8 +144,6 @@ def insert(
     if returning:
         columns = [q(obj._meta.get_field(a).column) for a in back] + extra
         sql += f" RETURNING {', '.join(columns)}"
-        if also is not None and len(also) > 3:
-            params = params + list(also[3])  # RETURNING comes last
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         if returning:

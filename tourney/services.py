@@ -605,7 +605,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     and seated: ``entry_register`` once its checks passed, and a re-entry (tourney.money),
     inside the caller's action on ``t``. ``entry.seat_move``: its seating (``seat_entry``'s
     move: "to" table and seat), None while it waits for the draw or a seat."""
-    from tables.services import late_pick_from, late_pick_returning, seat_entry
+    from tables.services import seat_entry
 
     new_player = player.pk is None
     seat_now = t.draw_at_registration or t.clock_started
@@ -625,18 +625,13 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     values = {"number": (NEXT_NUMBER_SQL, [t.pk])}
     if new_player:
         values["player_id"] = ("(SELECT id FROM w)", [])
-    # On PostgreSQL the late entry's step of ``place_lag`` (RULES 7.1) rides along (below),
-    # and so does the seat draw (RULES 1.3): the drawn table comes back with its seats.
-    step = drawn = None
-    if combined_statements():
-        step = (LAG_STEP_SQL, [t.pk, t.pk, t.pk, t.pk], LAG_STEP_SUMMARY, [])
-        if seat_now:
-            rng, _ = next_rng(t)  # the seat draw's generator, as ``seat_entry`` takes it
-            pick, pick_params = late_pick_returning(t, rng)
-            step = (*step[:2], [*LAG_STEP_SUMMARY, pick], pick_params)
+    # On PostgreSQL the late entry's step of ``place_lag`` (RULES 7.1) rides along (below).
+    step = (
+        (LAG_STEP_SQL, [t.pk, t.pk, t.pk, t.pk], LAG_STEP_SUMMARY)
+        if combined_statements()
+        else None
+    )
     stepped = insert_row(entry, sql_values=values, with_=player if new_player else None, also=step)
-    if seat_now and step is not None:
-        drawn = (rng, late_pick_from(t, stepped[3]))
     number = entry.number
     if j := journal_current():
         j.note_created("entry", [entry.pk])
@@ -649,10 +644,8 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
         actor,
         defer=True,
     )
-    entry.seat_move = (
-        seat_entry(t, entry, event=event, last=True, drawn=drawn) if seat_now else None
-    )
-    _places_move_down(t, done=stepped[:3] if stepped else None)
+    entry.seat_move = seat_entry(t, entry, event=event, last=True) if seat_now else None
+    _places_move_down(t, done=stepped or None)
     if t.frozen_prizes is not None:  # a director's late override: share the new money
         from tourney.money import _money_added
 

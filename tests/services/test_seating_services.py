@@ -493,36 +493,3 @@ def test_a_quiet_elimination_writes_its_event_undo_data_seats_and_busts_in_one_s
     assert not Seat.objects.filter(entry=entries[0]).exists()
     action_undo(tournament_id=t.pk, actor=director)
     assert snapshot(t) == before
-
-
-@pytest.mark.postgres
-def test_the_draw_a_registration_makes_in_its_insert_is_late_picks(director):
-    """On PostgreSQL a registration's INSERT returns the drawn table with its seats
-    (``late_pick_returning``): the same table, seats and generator state as ``late_pick``."""
-    import random
-
-    from django.db import connection
-
-    t = make(director, tables=7, seats=6)
-    entries = register(t, 23, director)
-    taken = set(
-        Seat.objects.filter(table__tournament=t, table__number=2).values_list("number", flat=True)
-    )
-    free = min(set(range(1, 7)) - taken)
-    ts.seat_set_available(tournament_id=t.pk, table_number=2, seat=free, available=False)
-    services.elimination_record(tournament_id=t.pk, busts=[(entries[3].pk, 100)])
-    for seed in range(40):
-        mine, theirs = random.Random(seed), random.Random(seed)
-        expected = ts.late_pick(t, mine)
-        sql, params = ts.late_pick_returning(t, theirs)
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {sql}", params)
-            got = ts.late_pick_from(t, cursor.fetchone()[0])
-        assert got is not None and expected is not None
-        assert (got[0].pk, got[0].number, got[0].players) == (
-            expected[0].pk,
-            expected[0].number,
-            expected[0].players,
-        )
-        assert got[1] == expected[1]  # the engine's table: seats, waiting, blocked, button
-        assert mine.random() == theirs.random()
