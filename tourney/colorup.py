@@ -37,7 +37,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from tables.models import Seat, Table
@@ -48,6 +48,7 @@ from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.event_rows import Counters
 from tourney.models import ChipDenomination, Entry, Event, Player, Tournament
+from tourney.rows import load as load_rows
 from tourney.selectors import average_stack
 from tourney.services import (
     MSG_TOURNAMENT_FINISHED,
@@ -127,7 +128,9 @@ def _removable(
 
 
 def _chips(t: Tournament) -> dict[int, ChipDenomination]:
-    return {c.value: c for c in ChipDenomination.objects.filter(tournament=t).order_by("value")}
+    # Plain SQL (tourney/rows.py): read by every chip race.
+    found = load_rows(ChipDenomination, "tournament_id = %s", [t.pk], suffix="ORDER BY value")
+    return {c.value: c for c in found}
 
 
 def _in_play(chips: Mapping[int, ChipDenomination]) -> list[int]:
@@ -156,12 +159,18 @@ def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
     """Races not undone whose chip has not been taken out of play since (one per table and
     chip): the races of the color-up under way; only those of ``table`` if given. One read
     of the finishes and the races together."""
-    races = Q(kind=RACE_KIND, undone=False)
+    races = "kind = %s AND undone = %s"
+    params: list[Any] = [t.pk, FINISH_KIND, RACE_KIND, False]
     if table is not None:
-        races &= Q(table_number=table)
+        races += " AND table_number = %s"
+        params.append(table)
     finished: dict[int, int] = {}
     found = []
-    for ev in Event.objects.filter(Q(kind=FINISH_KIND) | races, tournament=t).order_by("pk"):
+    # Plain SQL (tourney/rows.py): read by every chip race.
+    events = load_rows(
+        Event, f"tournament_id = %s AND (kind = %s OR ({races}))", params, suffix="ORDER BY id"
+    )
+    for ev in events:
         if ev.kind == FINISH_KIND:
             for d in ev.payload.get("denominations", []):
                 finished[d] = max(finished.get(d, 0), ev.pk)
