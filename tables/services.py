@@ -92,7 +92,8 @@ def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
     in one query: what an elimination needs to tell (``balancing.settled``) that nothing is
     to break or balance, without reading a thousand tables. ``apart``: tables whose counts
     the caller is about to change (where players just broke), given one by one and left out
-    of most and least. An elimination reads this with its entries (``summary_select``)."""
+    of most and least. Standalone form: an elimination reads the same SELECT
+    (``summary_select``) joined to its entries, in one statement with them."""
     apart = list(dict.fromkeys(apart))
     sql, params = summary_select(
         t,

@@ -114,10 +114,12 @@ class Journal:
         """The before images of Entry instances the caller has just loaded (no query). A
         place that this action's ``places_settle`` already moved is kept as it was before
         (undo moves every other place back by ``shift_places`` and puts these images back)."""
+        from tourney.models import Entry
+
         for e in rows:
             if e.pk not in self.entries:
                 image = {f: _jsonable(getattr(e, f)) for f in ENTRY_FIELDS}
-                if self.shift_places and e.place is not None and e.status == "busted":
+                if self.shift_places and e.place is not None and e.status == Entry.Status.BUSTED:
                     image["place"] -= self.shift_places
                     image["place_to"] -= self.shift_places
                 self.entries[e.pk] = image

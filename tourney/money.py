@@ -205,11 +205,10 @@ def results_rows(t: Tournament) -> list[dict[str, Any]]:
         .select_related("player")
         .order_by("place", "bust_table", "bust_seat", "number")
     )
-    lag = t.place_lag  # RULES 7.1 during late registration (Tournament.place_lag)
     return [
         {
-            "place": e.place + lag,
-            "place_to": e.place_to + lag,
+            # RULES 7.1 during late registration: the stored place plus the lag
+            **dict(zip(("place", "place_to"), e.places_now(t.place_lag), strict=True)),
             "entry": e.pk,
             "number": e.number,
             "name": e.player.name,
