@@ -35,6 +35,38 @@
     if (v) known = v;
   });
 
+  // -- panel refreshes never get in the way of an action.
+  // A panel refreshes itself on the change event (hx-sync="this:replace": a newer refresh
+  // replaces an older one, so none ever waits in htmx's queue). An action inside the panel
+  // (a form, a filter) syncs on the panel too and replaces a refresh in flight. While such a
+  // request is in flight the panel's own refresh is skipped: the action's response renders
+  // the panel. Without this, a refresh queued behind another could swap the panel while the
+  // action waited behind it, and htmx dropped the action with its removed form: a lost pause.
+  var PANEL = '[hx-trigger^="tourney-changed"]';
+  var busy = typeof WeakMap === "function" ? new WeakMap() : null;
+
+  function panelOf(elt) {
+    var panel = elt && elt.closest ? elt.closest(PANEL) : null;
+    return panel && panel !== elt ? panel : null;  // requests of the panel itself: refreshes
+  }
+
+  if (busy) {
+    document.body.addEventListener("htmx:confirm", function (evt) {
+      var elt = evt.detail && evt.detail.elt;
+      if (elt && elt.matches && elt.matches(PANEL) && (busy.get(elt) || 0) > 0) evt.preventDefault();
+    });
+    document.body.addEventListener("htmx:beforeRequest", function (evt) {
+      var panel = panelOf(evt.detail && evt.detail.elt);
+      if (panel) busy.set(panel, (busy.get(panel) || 0) + 1);
+    });
+    // The action's element is still in the page when its request failed or was aborted; when
+    // its response replaced the panel, the old panel (and its count) is gone with it.
+    document.body.addEventListener("htmx:afterRequest", function (evt) {
+      var panel = panelOf(evt.detail && evt.detail.elt);
+      if (panel && busy.get(panel)) busy.set(panel, busy.get(panel) - 1);
+    });
+  }
+
   // -- countdown
   var started = performance.now();
   var fired = false;

@@ -192,3 +192,31 @@ def test_color_up_and_floor_tools_pages(page, live_url, director, screenshot):
     page.locator("#tool-settle .result", has_text="Main pot").wait_for()
     screenshot(page, "dashboard-floor")
     assert page.js_errors == []
+
+
+def test_a_clock_action_is_never_lost_behind_panel_refreshes(page, live_url, director):
+    """Two refreshes of the clock panel in flight or queued, then Space: the pause reaches
+    the server. (htmx queued the action behind the second refresh, whose swap removed the
+    form, so the action was silently dropped: a director's pause lost.)"""
+    t = services.tournament_create(actor=director, name="Refresh race", tables=2, seed=3)
+    for name in NAMES[:6]:
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    _log_in(page, live_url, f"/td/{t.pk}/")
+    page.locator("#clock button[value=pause]").wait_for()
+    # One JS task: two change events (the second one queues behind the first refresh), then
+    # the key press, before any response can arrive.
+    page.evaluate(
+        """() => {
+          for (let i = 0; i < 2; i++) {
+            document.body.dispatchEvent(new CustomEvent("tourney-changed", {bubbles: true}));
+          }
+          const space = {key: " ", code: "Space", bubbles: true};
+          document.dispatchEvent(new KeyboardEvent("keydown", space));
+        }"""
+    )
+    expect(page.locator("#clock button[value=resume]")).to_be_visible(timeout=10_000)
+    assert Event.objects.filter(tournament=t, kind="clock_pause").count() == 1
+    t.refresh_from_db()
+    assert not t.clock_running
+    assert page.js_errors == []
