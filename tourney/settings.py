@@ -154,6 +154,14 @@ if _db["ENGINE"] == "django.db.backends.postgresql" and env_bool(
     # Off by default: 7 % faster on a 3,000-entry simulation, no difference at 10,000
     # (docs/performance.md), and it does not work behind PgBouncer in transaction mode.
     _db.setdefault("OPTIONS", {})["server_side_binding"] = True
+    # And prepared once a statement has run this many times on a connection (psycopg's own
+    # threshold; Django turns preparing off unless it is given). Empty: never prepared.
+    _prepare = os.environ.get("DATABASE_PREPARE_THRESHOLD", "").strip()
+    if _prepare:
+        try:
+            _db["OPTIONS"]["prepare_threshold"] = int(_prepare)
+        except ValueError:
+            raise ImproperlyConfigured("DATABASE_PREPARE_THRESHOLD: a whole number") from None
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
