@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 from django.db.models import Max
+from django.utils import timezone
 
 from tables.engine import balancing, seat_draw
 from tables.engine import model as em
@@ -48,6 +49,7 @@ class TableRow(NamedTuple):
 NONE_BLOCKED = frozenset({None, "", "[]", "null"})
 TABLE = Table._meta.db_table
 SEAT = Seat._meta.db_table
+ENTRY = Entry._meta.db_table
 
 
 def _table_rows(rows: Iterable[tuple]) -> list[TableRow]:
@@ -373,7 +375,7 @@ def apply_moves(
         j.note_seats([e for e in final if e not in fresh])
         j.note_entries(newly)  # a first seating sets the status
     if any(m.from_table is not None for m in final.values()):
-        Seat.objects.filter(entry_id__in=list(final)).delete()
+        unseat(t, list(final), noted=True)
     seat_rows = [
         (t.pk, table_ids[m.to_table], m.to_seat, m.entry, m.waits_for_button)
         for m in final.values()
@@ -386,27 +388,14 @@ def apply_moves(
     recorded = [m for m in moves if m.reason != "seat"]
     if recorded and event is not None:
         event_saved(event)  # the moves point at it
-    rows = Move.objects.bulk_create(
-        Move(
-            tournament=t,
-            entry_id=m.entry,
-            event=event,
-            from_table=m.from_table,
-            from_seat=m.from_seat,
-            to_table=m.to_table,
-            to_seat=m.to_seat,
-            reason=m.reason,
-            waits_for_button=m.waits_for_button,
-        )
-        for m in recorded
-    )
-    if any(r.pk is None for r in rows):  # backends without RETURNING ids on bulk insert
-        rows = list(Move.objects.filter(event=event).order_by("id"))[-len(recorded) :]
+    ids = iter(_insert_moves(t, event, recorded))
     if newly:
-        Entry.objects.filter(pk__in=newly).exclude(status=Entry.Status.SEATED).update(
-            status=Entry.Status.SEATED
-        )
-    ids = iter([r.pk for r in rows])
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {ENTRY} SET status = %s WHERE id IN ({', '.join(['%s'] * len(newly))}) "
+                "AND status <> %s",
+                [Entry.Status.SEATED, *newly, Entry.Status.SEATED],
+            )
     return [
         {
             "id": next(ids) if m.reason != "seat" else None,
@@ -420,8 +409,62 @@ def apply_moves(
     ]
 
 
-def unseat(t: Tournament, entry_ids: Sequence[int]) -> None:
-    if j := journal_current():
+MOVE_COLUMNS = (
+    "tournament",
+    "entry",
+    "event",
+    "from_table",
+    "from_seat",
+    "to_table",
+    "to_seat",
+    "reason",
+    "waits_for_button",
+    "announced",
+    "created_at",
+)
+
+
+def _insert_moves(t: Tournament, event: Event | None, moves: Sequence[em.Move]) -> list[int]:
+    """The Move rows of these moves in plain SQL (a table break writes nine): their ids, in
+    order."""
+    if not moves:
+        return []
+    now = Move._meta.get_field("created_at").get_db_prep_save(timezone.now(), connection)
+    event_id = event.pk if event is not None else None
+    rows = [
+        (
+            t.pk,
+            m.entry,
+            event_id,
+            m.from_table,
+            m.from_seat,
+            m.to_table,
+            m.to_seat,
+            m.reason,
+            m.waits_for_button,
+            False,
+            now,
+        )
+        for m in moves
+    ]
+    if not connection.features.can_return_rows_from_bulk_insert:  # an old SQLite
+        _insert(Move, MOVE_COLUMNS, rows)
+        return list(
+            Move.objects.filter(tournament=t)
+            .order_by("-id")
+            .values_list("id", flat=True)[: len(rows)]
+        )[::-1]
+    ids: list[int] = []
+    with connection.cursor() as cursor:
+        for sql, params in _insert_statements(Move, MOVE_COLUMNS, rows):
+            cursor.execute(f"{sql} RETURNING id", params)
+            ids.extend(r[0] for r in cursor.fetchall())
+    return ids
+
+
+def unseat(t: Tournament, entry_ids: Sequence[int], *, noted: bool = False) -> None:
+    """Free the seats of these entries (``noted``: the journal has their images already)."""
+    if not noted and (j := journal_current()):
         j.note_seats(entry_ids)
     if entry_ids:  # plain SQL (every elimination); no model signals or cascades hang on seats
         marks = ", ".join(["%s"] * len(entry_ids))

@@ -276,25 +276,35 @@ def prizes_refresh(t: Tournament, *, finishers: tuple[int | None, int] | None = 
         prizes_assign(t)
 
 
-def prizes_assign_placed(t: Tournament, entry_ids: Sequence[int]) -> None:
+def prizes_assign_placed(
+    t: Tournament,
+    entry_ids: Sequence[int],
+    *,
+    finished: Sequence[tuple[int, int, int, int, int, int]] | None = None,
+) -> None:
     """The prizes of entries that just finished, once the prizes are frozen (RULES 7.2): a
     finish changes no other finisher's places, and frozen amounts do not follow the pool,
-    so only these entries' prizes change (ties are among them)."""
+    so only these entries' prizes change (ties are among them). ``finished``: (entry, place,
+    place to, bust table, bust seat, prize now) of those entries with their real places,
+    when the caller has them (nothing to read)."""
     assert t.frozen_prizes is not None
     prizes = tuple(t.frozen_prizes)
-    finished = list(
-        Entry.objects.filter(pk__in=entry_ids).values_list(
-            "pk", "place", "place_to", "bust_table", "bust_seat", "prize"
-        )
-    )
-    lag = t.place_lag  # stored places are the places less this (RULES 7.1)
-    money = payouts_engine.place_prizes(
-        prizes=prizes,
-        finishers=[(pk, p + lag, pt + lag, bt or 0, bs or 0) for pk, p, pt, bt, bs, _ in finished],
-    )
-    for pk, *_, prize in finished:
-        if money[pk] != prize:
-            Entry.objects.filter(pk=pk).update(prize=money[pk])
+    if finished is None:
+        lag = t.place_lag  # stored places are the places less this (RULES 7.1)
+        finished = [
+            (pk, p + lag, pt + lag, bt or 0, bs or 0, prize)
+            for pk, p, pt, bt, bs, prize in Entry.objects.filter(pk__in=entry_ids).values_list(
+                "pk", "place", "place_to", "bust_table", "bust_seat", "prize"
+            )
+        ]
+    money = payouts_engine.place_prizes(prizes=prizes, finishers=[f[:5] for f in finished])
+    changed = [(money[pk], pk) for pk, *_, prize in finished if money[pk] != prize]
+    if changed:
+        with connection.cursor() as cursor:
+            for amount, pk in changed:
+                cursor.execute(
+                    f"UPDATE {Entry._meta.db_table} SET prize = %s WHERE id = %s", [amount, pk]
+                )
 
 
 # ---------------------------------------------------------------- shared checks

@@ -919,7 +919,22 @@ def elimination_record(
             prizes_assign(t)
         elif place_is_paid(t, min(p.place for p in placed), top=summary.top_number):
             if t.frozen_prizes is not None:
-                prizes_assign_placed(t, [p.entry for p in placed])
+                rows = {e.pk: e for e in [*entries.values(), *earlier]}  # read above
+                prizes_assign_placed(
+                    t,
+                    [p.entry for p in placed],
+                    finished=[
+                        (
+                            p.entry,
+                            p.place,
+                            p.place_to,
+                            rows[p.entry].bust_table or 0,
+                            rows[p.entry].bust_seat or 0,
+                            rows[p.entry].prize,
+                        )
+                        for p in placed
+                    ],
+                )
             else:
                 prizes_assign(t)
         event_payload_set(event, _elimination_payload(busts, placed, before_rows, result, winner))
