@@ -20,8 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run_python(code: str, **env) -> subprocess.CompletedProcess:
+    """``code`` in a fresh interpreter with these variables (None: not set at all)."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     full_env.update(env)
+    full_env = {k: v for k, v in full_env.items() if v is not None}
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
@@ -55,16 +57,30 @@ def test_a_bad_boolean_setting_is_refused(tmp_path):
     assert "DJANGO_DEBUG='maybe' is not a boolean" in r.stderr
 
 
-def test_postgresql_binds_parameters_on_the_server_only_when_asked(tmp_path):
+def test_postgresql_binds_and_prepares_on_the_server_unless_told_not_to(tmp_path):
     code = "import tourney.settings as s; print(s.DATABASES['default'].get('OPTIONS', {}))"
     url = "postgres://postgres@127.0.0.1:5432/tourney"
-    on = _run_python(
-        code, DATABASE_URL=url, DATABASE_SERVER_SIDE_BINDING="1", TOURNEY_VAR_DIR=str(tmp_path)
-    )
-    off = _run_python(code, DATABASE_URL=url, TOURNEY_VAR_DIR=str(tmp_path))
-    assert on.returncode == 0 and off.returncode == 0, on.stderr + off.stderr
-    assert "'server_side_binding': True" in on.stdout
-    assert "server_side_binding" not in off.stdout
+    env = {
+        "DATABASE_URL": url,
+        "TOURNEY_VAR_DIR": str(tmp_path),
+        "DATABASE_SERVER_SIDE_BINDING": None,
+        "DATABASE_PREPARE_THRESHOLD": None,
+    }
+    default = _run_python(code, **env)
+    assert default.returncode == 0, default.stderr
+    assert "'server_side_binding': True" in default.stdout
+    assert "'prepare_threshold': 2" in default.stdout
+    never = _run_python(code, **{**env, "DATABASE_PREPARE_THRESHOLD": ""})
+    assert "'server_side_binding': True" in never.stdout, never.stderr
+    assert "prepare_threshold" not in never.stdout  # empty: bound by the server, not prepared
+    off = _run_python(code, **{**env, "DATABASE_SERVER_SIDE_BINDING": "0"})
+    assert off.returncode == 0, off.stderr
+    assert "server_side_binding" not in off.stdout and "prepare_threshold" not in off.stdout
+    five = _run_python(code, **{**env, "DATABASE_PREPARE_THRESHOLD": "5"})
+    assert "'prepare_threshold': 5" in five.stdout, five.stderr
+    bad = _run_python(code, **{**env, "DATABASE_PREPARE_THRESHOLD": "often"})
+    assert bad.returncode != 0
+    assert "DATABASE_PREPARE_THRESHOLD: a whole number" in bad.stderr
 
 
 def test_development_generates_a_secret_key_once(tmp_path):
