@@ -19,6 +19,7 @@ from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
 from tourney.journal import current as journal_current
 from tourney.models import Entry, Event, Tournament
+from tourney.rows import kept_cursor
 from tourney.rows import load as load_rows
 from tourney.rows import load_with as load_rows_with
 from tourney.services import event_saved, next_rng, record_event, tournament_action
@@ -70,7 +71,7 @@ def open_tables(t: Tournament) -> list[TableRow]:
         f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players "
         f"FROM {TABLE} WHERE tournament_id = %s AND status = %s ORDER BY number"
     )
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         cursor.execute(sql, [t.pk, Table.Status.OPEN.value])
         return _table_rows(cursor.fetchall())
 
@@ -103,7 +104,7 @@ def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
         apart,
         more=[f"MAX(players) FILTER (WHERE number = {n:d})" for n in apart],
     )
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return summary_of(row[:SUMMARY_COLUMNS], dict(zip(apart, row[SUMMARY_COLUMNS:], strict=True)))
@@ -215,7 +216,7 @@ def _fewest_sql() -> str:
 def fewest_tables(t: Tournament) -> list[TableRow]:
     """RULES 1.3: the open tables with an open seat and, among those, the fewest players —
     the only tables a late entry can draw into, found by the database."""
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         cursor.execute(
             f"SELECT {TABLE_COLUMNS} FROM ({_fewest_sql()}) f ORDER BY number",
             [t.pk, Table.Status.OPEN.value],
@@ -274,7 +275,7 @@ def _load(rows: Sequence[Table]) -> dict[int, em.Table]:
     if seats:
         # Plain SQL: a late entry, an elimination and a button move each read a table.
         marks = ", ".join(["%s"] * len(seats))
-        with connection.cursor() as cursor:
+        with kept_cursor() as cursor:
             cursor.execute(
                 f"SELECT table_id, number, entry_id, waits_for_button FROM {SEAT} "
                 f"WHERE table_id IN ({marks})",
@@ -326,7 +327,7 @@ def _insert(model, columns: Sequence[str], rows: Sequence[tuple]) -> None:
     without building a model instance per row (and the seat triggers run per statement)."""
     if not rows:
         return
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         for sql, params in _insert_statements(model, columns, rows):
             cursor.execute(sql, params)
 
@@ -390,7 +391,7 @@ def apply_moves(
         event_saved(event)  # the moves point at it
     ids = iter(_insert_moves(t, event, recorded))
     if newly:
-        with connection.cursor() as cursor:
+        with kept_cursor() as cursor:
             cursor.execute(
                 f"UPDATE {ENTRY} SET status = %s WHERE id IN ({', '.join(['%s'] * len(newly))}) "
                 "AND status <> %s",
@@ -455,7 +456,7 @@ def _insert_moves(t: Tournament, event: Event | None, moves: Sequence[em.Move]) 
             .values_list("id", flat=True)[: len(rows)]
         )[::-1]
     ids: list[int] = []
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         for sql, params in _insert_statements(Move, MOVE_COLUMNS, rows):
             cursor.execute(f"{sql} RETURNING id", params)
             ids.extend(r[0] for r in cursor.fetchall())
@@ -468,7 +469,7 @@ def unseat(t: Tournament, entry_ids: Sequence[int], *, noted: bool = False) -> N
         j.note_seats(entry_ids)
     if entry_ids:  # plain SQL (every elimination); no model signals or cascades hang on seats
         marks = ", ".join(["%s"] * len(entry_ids))
-        with connection.cursor() as cursor:
+        with kept_cursor() as cursor:
             cursor.execute(
                 f"DELETE FROM {SEAT} WHERE tournament_id = %s AND entry_id IN ({marks})",
                 [t.pk, *entry_ids],
@@ -696,7 +697,7 @@ def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=
         if j is not None:
             j.writes.append(button)
         else:  # pragma: no cover - every action keeps a journal
-            with connection.cursor() as cursor:
+            with kept_cursor() as cursor:
                 cursor.execute(*button)
         record_event(
             t,

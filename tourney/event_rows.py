@@ -16,6 +16,7 @@ from django.db import connection
 from django.utils import timezone
 
 from tourney.models import Event, Tournament
+from tourney.rows import kept_cursor
 
 EVENT = Event._meta.db_table
 TOURNAMENT = Tournament._meta.db_table
@@ -84,7 +85,7 @@ def combined_statements() -> bool:
 def counters_write(counters: Counters | None) -> None:
     if not counters:
         return
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         if combined_statements():
             items, params = counters.ctes()  # run even though nothing reads them
             cursor.execute(f"WITH {', '.join(items)} SELECT 1", params)
@@ -123,7 +124,7 @@ def insert_statement(event: Event) -> tuple[str, list[Any]]:
 def event_insert(event: Event, counters: Counters | None = None) -> Event:
     """INSERT the event (setting its id and time), with the counters' UPDATE if given."""
     insert, params = insert_statement(event)
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         if counters and combined_statements():
             items, head_params = counters.ctes()
             cursor.execute(f"WITH {', '.join(items)} {insert} RETURNING id", head_params + params)
@@ -144,7 +145,7 @@ def event_payload_write(event: Event, counters: Counters | None = None) -> None:
     """UPDATE the event's payload, with the counters' UPDATE if given."""
     update = f"UPDATE {EVENT} SET payload = {_jsonb()} WHERE id = %s"
     params = [json.dumps(event.payload), event.pk]
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         if counters and combined_statements():
             items, head_params = counters.ctes()
             cursor.execute(f"WITH {', '.join(items)} {update}", head_params + params)

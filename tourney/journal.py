@@ -16,6 +16,8 @@ import contextvars
 from contextlib import contextmanager
 from typing import Any
 
+from tourney.rows import kept_cursor
+
 TOURNAMENT_FIELDS = (
     "status",
     "registration_open",
@@ -137,11 +139,10 @@ class Journal:
             return
         for i in todo:
             self.seats[i] = None
-        from django.db import connection
 
         from tourney.rows import marks
 
-        with connection.cursor() as cursor:  # plain SQL: every move and elimination
+        with kept_cursor() as cursor:  # plain SQL: every move and elimination
             cursor.execute(
                 "SELECT entry_id, table_id, number, waits_for_button "
                 f"FROM {Seat._meta.db_table} WHERE entry_id IN ({marks(todo)})",

@@ -25,7 +25,6 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import Count, F, Min, Q, Sum
 
 from tourney.engine import payouts as payouts_engine
@@ -33,6 +32,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.icm import icm_equities
 from tourney.journal import current as journal_current
 from tourney.models import Entry, Tournament
+from tourney.rows import kept_cursor
 from tourney.services import (
     clock_read,
     entry_add,
@@ -130,7 +130,7 @@ def place_is_paid(t: Tournament, place: int, *, top: int | None = None) -> bool:
     if t.payout_percentages:
         return place <= len(t.payout_percentages)
     if top is None:
-        with connection.cursor() as cursor:  # plain SQL
+        with kept_cursor() as cursor:  # plain SQL
             cursor.execute(
                 f"SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s",
                 [t.pk],
@@ -300,7 +300,7 @@ def prizes_assign_placed(
     money = payouts_engine.place_prizes(prizes=prizes, finishers=[f[:5] for f in finished])
     changed = [(money[pk], pk) for pk, *_, prize in finished if money[pk] != prize]
     if changed:
-        with connection.cursor() as cursor:
+        with kept_cursor() as cursor:
             for amount, pk in changed:
                 cursor.execute(
                     f"UPDATE {Entry._meta.db_table} SET prize = %s WHERE id = %s", [amount, pk]

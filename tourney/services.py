@@ -35,8 +35,8 @@ from tourney.journal import current as journal_current
 from tourney.journal import journal
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
 from tourney.rows import insert as insert_row
+from tourney.rows import kept_cursor, marks
 from tourney.rows import load_with as load_rows_with
-from tourney.rows import marks
 
 DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
     (25, "green"),
@@ -222,7 +222,7 @@ def structure_items(t: Tournament) -> tuple[clock_engine.Item, ...]:
     registration is still open), so in plain SQL, and the items are built once per distinct
     structure."""
     color_up = "color_up::text" if connection.vendor == "postgresql" else "color_up"
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         cursor.execute(
             f"SELECT kind, seconds, small_blind, big_blind, ante, big_blind_ante, {color_up} "
             f'FROM {Level._meta.db_table} WHERE tournament_id = %s ORDER BY "index"',
@@ -720,7 +720,7 @@ def places_settle(t: Tournament) -> None:
     lag = t.place_lag
     if not lag:
         return
-    with connection.cursor() as cursor:  # plain SQL: once per late registration, mostly
+    with kept_cursor() as cursor:  # plain SQL: once per late registration, mostly
         cursor.execute(PLACES_SETTLE_SQL, [lag, lag, t.pk, Entry.Status.BUSTED.value])
     if j := journal_current():
         j.shift_places += lag
@@ -983,7 +983,7 @@ def _write_busts(t: Tournament, event: Event, ids, bust_rows, *, counters=None) 
         f"DELETE FROM {Seat._meta.db_table} WHERE tournament_id = %s AND entry_id IN ({marks(ids)})"
     )
     unseated = False
-    with connection.cursor() as cursor:
+    with kept_cursor() as cursor:
         for values in bust_rows:
             if event.pk is None and combined_statements():
                 insert, params = insert_statement(event)
