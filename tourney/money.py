@@ -31,8 +31,9 @@ from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.icm import icm_equities
 from tourney.journal import current as journal_current
-from tourney.models import Entry, Tournament
+from tourney.models import Entry, Player, Tournament
 from tourney.rows import kept_cursor
+from tourney.rows import load_with as load_rows_with
 from tourney.services import (
     clock_read,
     entry_add,
@@ -461,19 +462,18 @@ def entry_reenter(
     entry), while registration is open and the player has re-entries left."""
     kwargs = {"entry_id": entry_id, "now": now.isoformat() if now else None}
     with _action(tournament_id, "entry_reenter", kwargs) as t:
-        old = _entry(t, entry_id)
+        old, entries, still_in = _reentry_of(t, entry_id)
         if old.status != Entry.Status.BUSTED:
             raise DomainError(
                 "entry_not_busted", MSG_REENTRY_NOT_BUSTED, status=409, fields={"entry": old.pk}
             )
         if not t.registration_open or _window_passed(t, t.late_reg_until, now):
             raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
-        mine = Entry.objects.filter(tournament=t, player_id=old.player_id)
-        if mine.exclude(status=Entry.Status.BUSTED).exists():
+        if still_in:
             raise DomainError(
                 "player_still_in", MSG_REENTRY_STILL_IN, status=409, fields={"entry": old.pk}
             )
-        used = mine.count() - 1
+        used = entries - 1
         if used >= t.reentries_allowed:
             raise DomainError(
                 "no_reentries_left",
@@ -491,6 +491,35 @@ def entry_reenter(
             actor,
         )
     return new
+
+
+ENTRY = Entry._meta.db_table
+_MINE = f"FROM {Entry._meta.db_table} m WHERE m.tournament_id = %s AND m.player_id = p.id"
+
+
+def _reentry_of(t: Tournament, entry_id: int) -> tuple[Entry, int, bool]:
+    """The entry a re-entry comes from, with its player, how many entries that player has in
+    ``t`` and whether one of them is still in: one plain read (a re-entry is a hot path of
+    late registration)."""
+    found = load_rows_with(
+        Entry,
+        f"{ENTRY}.tournament_id = %s AND {ENTRY}.id = %s",
+        [t.pk, entry_id],
+        extra=f"p.name, p.nickname, (SELECT COUNT(*) {_MINE}), "
+        f"EXISTS (SELECT 1 {_MINE} AND m.status <> %s)",
+        extra_params=[t.pk, t.pk, Entry.Status.BUSTED.value],
+        joins=f"JOIN {Player._meta.db_table} p ON p.id = {ENTRY}.player_id",
+    )
+    if not found:
+        raise DomainError(
+            "entry_not_found", MSG_ENTRY_NOT_FOUND, status=404, fields={"entry": entry_id}
+        )
+    old, (name, nickname, entries, still_in) = found[0]
+    # The player as select_related would give it, its other fields deferred.
+    old.player = Player.from_db(
+        old._state.db, ["id", "name", "nickname"], [old.player_id, name, nickname]
+    )
+    return old, entries, bool(still_in)
 
 
 # ---------------------------------------------------------------- payout tables (RULES 8.2)
