@@ -28,6 +28,14 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["tournament", "number"]
+        indexes = [
+            # The next table to break (RULES 3.4-3.5: break order, then the highest number), which
+            # every elimination asks, is the first entry here instead of a sort of all tables.
+            models.Index(
+                fields=["tournament", "status", "break_rank", "-number"],
+                name="table_break_order",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="table_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
