@@ -35,7 +35,7 @@ from tourney.models import Entry, Player, Tournament
 from tourney.rows import kept_cursor
 from tourney.rows import load_with as load_rows_with
 from tourney.services import (
-    clock_read,
+    clock_index,
     entry_add,
     record_event,
     tournament_action,
@@ -351,7 +351,7 @@ def _clock_index(t: Tournament, now: datetime | None) -> int | None:
     """The item the clock is in now; None before the start."""
     if not t.clock_started:
         return None
-    return clock_read(t, now).index
+    return clock_index(t, now)
 
 
 def _window_passed(t: Tournament, until: int | None, now: datetime | None) -> bool:

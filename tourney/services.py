@@ -363,6 +363,14 @@ def clock_read(t: Tournament, now: datetime | None = None) -> clock_engine.Clock
     return clock_engine.state(structure_items(t), anchor_of(t), now or timezone.now())
 
 
+def clock_index(t: Tournament, now: datetime | None = None) -> int:
+    """The item the clock is in (RULES 4.3): from the anchor alone while its item still has
+    time left (most late entries), else by the walk through the structure."""
+    now = now or timezone.now()
+    index = clock_engine.index_within_anchor(anchor_of(t), now)
+    return index if index is not None else clock_read(t, now).index
+
+
 CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "adjust", "jump")
 MSG_BAD_CLOCK_ACTION = "Unknown clock action."
 
@@ -580,9 +588,7 @@ def entry_register(
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
         closed = not t.registration_open or (
             # RULES 4.4, from the clock itself: shut even before beat announces the level
-            t.late_reg_until is not None
-            and t.clock_started
-            and clock_read(t).index > t.late_reg_until
+            t.late_reg_until is not None and t.clock_started and clock_index(t) > t.late_reg_until
         )
         if closed and not override:
             raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)

@@ -19,6 +19,7 @@ from tourney.engine.clock import (
     adjust,
     boundaries,
     finishes_at,
+    index_within_anchor,
     initial_anchor,
     jump,
     next_item,
@@ -451,6 +452,45 @@ def test_remaining_time_falls_by_exactly_the_elapsed_time_within_an_item(items, 
     if first.index == second.index and second.status == "running":
         assert first.remaining_ms - second.remaining_ms == abs(a - b)
     assert second.index >= first.index
+
+
+def test_the_anchor_item_is_read_without_the_structure_while_it_has_time_left():
+    anchor = running()  # level 1: 20 minutes from T0
+    assert index_within_anchor(anchor, at(0)) == 0
+    assert index_within_anchor(anchor, at(20, ms=-1)) == 0
+    assert index_within_anchor(anchor, at(20)) is None  # level 2 starts: the walk decides
+    paused = pause(ITEMS, anchor, at(5))
+    assert index_within_anchor(paused, at(500)) == 0  # a paused clock stays in its item
+    assert index_within_anchor(initial_anchor(ITEMS), at(-60)) == 0  # not started
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    items=items_strategy,
+    run_ms=st.integers(0, 50_000_000),
+    read_ms=st.integers(0, 50_000_000),
+    paused=st.booleans(),
+)
+def test_the_anchor_shortcut_agrees_with_the_walk(items, run_ms, read_ms, paused):
+    """RULES 4.3: whenever the shortcut answers, ``state`` gives the same item; it answers
+    whenever the clock is still in the anchor's item."""
+    anchor = start(items, T0)
+    if state(items, anchor, T0 + run_ms * MS).status != "finished":
+        anchor = (pause if paused else adjust_none)(items, anchor, T0 + run_ms * MS)
+    now = T0 + (run_ms + read_ms) * MS
+    got = index_within_anchor(anchor, now)
+    s = state(items, anchor, now)
+    if got is not None:
+        assert got == s.index
+    in_anchor_item = s.index == anchor.index and (
+        s.remaining_ms > 0 if s.status != "finished" else False
+    )
+    assert (got is not None) == in_anchor_item
+
+
+def adjust_none(items, anchor, now):
+    """A running anchor taken at ``now`` (pause then resume at the same instant)."""
+    return resume(items, pause(items, anchor, now), now)
 
 
 def test_a_twelve_hour_day_with_pauses_has_zero_drift():

@@ -164,6 +164,19 @@ def _derive(items: Sequence[Item], anchor: Anchor, now_ms: int) -> tuple[int, in
     return index, left, False
 
 
+def index_within_anchor(anchor: Anchor, now: datetime) -> int | None:
+    """The item the clock is in at ``now`` when that is still the anchor's own item (RULES
+    4.3: it has time left), read without the structure; None when the walk through the items
+    is needed (``state``). Most reads fall inside the anchor's item: a late entry asking
+    whether registration is still open need not read the structure for it."""
+    left = anchor.left_ms
+    if anchor.running:
+        if anchor.at is None:
+            return None
+        left -= max(0, to_ms(now) - to_ms(anchor.at))
+    return anchor.index if left > 0 else None
+
+
 def _anchor_time(anchor: Anchor, now_ms: int) -> datetime | None:
     return from_ms(now_ms) if anchor.started else None
 
