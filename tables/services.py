@@ -275,11 +275,10 @@ def _load(rows: Sequence[Table]) -> dict[int, em.Table]:
     seats: dict[int, list[tuple[int, int, bool]]] = {r.pk: [] for r in rows}
     if seats:
         # Plain SQL: a late entry, an elimination and a button move each read a table.
-        marks = ", ".join(["%s"] * len(seats))
         with kept_cursor() as cursor:
             cursor.execute(
                 f"SELECT table_id, number, entry_id, waits_for_button FROM {SEAT} "
-                f"WHERE table_id IN ({marks})",
+                f"WHERE table_id IN ({in_marks(seats)})",
                 list(seats),
             )
             for table_id, number, entry_id, waits in cursor.fetchall():
@@ -394,8 +393,7 @@ def apply_moves(
     if newly:
         with kept_cursor() as cursor:
             cursor.execute(
-                f"UPDATE {ENTRY} SET status = %s WHERE id IN ({', '.join(['%s'] * len(newly))}) "
-                "AND status <> %s",
+                f"UPDATE {ENTRY} SET status = %s WHERE id IN ({in_marks(newly)}) AND status <> %s",
                 [Entry.Status.SEATED, *newly, Entry.Status.SEATED],
             )
     return [
@@ -469,10 +467,10 @@ def unseat(t: Tournament, entry_ids: Sequence[int], *, noted: bool = False) -> N
     if not noted and (j := journal_current()):
         j.note_seats(entry_ids)
     if entry_ids:  # plain SQL (every elimination); no model signals or cascades hang on seats
-        marks = ", ".join(["%s"] * len(entry_ids))
         with kept_cursor() as cursor:
             cursor.execute(
-                f"DELETE FROM {SEAT} WHERE tournament_id = %s AND entry_id IN ({marks})",
+                f"DELETE FROM {SEAT} WHERE tournament_id = %s "
+                f"AND entry_id IN ({in_marks(entry_ids)})",
                 [t.pk, *entry_ids],
             )
 

@@ -41,6 +41,7 @@ from tourney.services import (
     tournament_action,
 )
 
+ENTRY = Entry._meta.db_table
 MSG_NOT_IN_PLAY = "Only a player still in play can rebuy or take the add-on."
 MSG_NO_REBUYS = "This tournament has no rebuys."
 MSG_REBUYS_CLOSED = "The rebuy period is over."
@@ -303,9 +304,7 @@ def prizes_assign_placed(
     if changed:
         with kept_cursor() as cursor:
             for amount, pk in changed:
-                cursor.execute(
-                    f"UPDATE {Entry._meta.db_table} SET prize = %s WHERE id = %s", [amount, pk]
-                )
+                cursor.execute(f"UPDATE {ENTRY} SET prize = %s WHERE id = %s", [amount, pk])
 
 
 # ---------------------------------------------------------------- shared checks
@@ -493,8 +492,7 @@ def entry_reenter(
     return new
 
 
-ENTRY = Entry._meta.db_table
-_MINE = f"FROM {Entry._meta.db_table} m WHERE m.tournament_id = %s AND m.player_id = p.id"
+_MINE = f"FROM {ENTRY} m WHERE m.tournament_id = %s AND m.player_id = p.id"
 
 
 def _reentry_of(t: Tournament, entry_id: int) -> tuple[Entry, int, bool]:

@@ -476,7 +476,7 @@ def test_the_anchor_shortcut_agrees_with_the_walk(items, run_ms, read_ms, paused
     whenever the clock is still in the anchor's item."""
     anchor = start(items, T0)
     if state(items, anchor, T0 + run_ms * MS).status != "finished":
-        anchor = (pause if paused else adjust_none)(items, anchor, T0 + run_ms * MS)
+        anchor = (pause if paused else reanchored)(items, anchor, T0 + run_ms * MS)
     now = T0 + (run_ms + read_ms) * MS
     got = index_within_anchor(anchor, now)
     s = state(items, anchor, now)
@@ -488,7 +488,7 @@ def test_the_anchor_shortcut_agrees_with_the_walk(items, run_ms, read_ms, paused
     assert (got is not None) == in_anchor_item
 
 
-def adjust_none(items, anchor, now):
+def reanchored(items, anchor, now):
     """A running anchor taken at ``now`` (pause then resume at the same instant)."""
     return resume(items, pause(items, anchor, now), now)
 
