@@ -67,7 +67,7 @@ def open_tables(t: Tournament) -> list[TableRow]:
     """The open tables, by number. Read after eliminations that break or balance, at a
     thousand tables, so in plain SQL, and the unavailable seats come as text, parsed only
     where there are any."""
-    blocked, _ = _blocked_sql()
+    blocked, _ = blocked_sql()
     sql = (
         f"SELECT id, number, seats, break_rank, button_seat, {blocked}, players "
         f"FROM {TABLE} WHERE tournament_id = %s AND status = %s ORDER BY number"
@@ -120,7 +120,7 @@ def summary_select(
     """``open_summary``'s one-row SELECT (``SUMMARY_COLUMNS`` columns, ``s0``…, then those
     of ``more``, which take no parameters), most and least counted over the open tables
     where ``outside`` (SQL) holds."""
-    _, length = _blocked_sql()
+    _, length = blocked_sql()
     ent = Entry._meta.db_table
     cols = [
         "COUNT(*)",
@@ -192,7 +192,7 @@ def nothing_to_rebalance(t: Tournament) -> dict[str, Any]:
     return {"moves": [], "seed": seed, "broken": [], "redraw": False}
 
 
-def _blocked_sql() -> tuple[str, str]:
+def blocked_sql() -> tuple[str, str]:
     """The unavailable seats as JSON text, and their count, in this database's SQL."""
     if connection.vendor == "postgresql":
         return "unavailable_seats::text", "jsonb_array_length(unavailable_seats)"
@@ -205,7 +205,7 @@ TABLE_COLUMNS = "id, number, seats, break_rank, button_seat, blocked, players"
 def _fewest_sql() -> str:
     """RULES 1.3 candidates: the open tables with an open seat and, among those, the fewest
     players, each with its open seats (``room``); one pass over the tables (a window)."""
-    blocked, length = _blocked_sql()
+    blocked, length = blocked_sql()
     return (
         f"SELECT * FROM (SELECT id, number, seats, break_rank, button_seat, {blocked} AS blocked, "
         f"players, seats - {length} - players AS room, MIN(players) OVER () AS fewest "

@@ -13,10 +13,9 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import (
     Case,
-    Count,
     IntegerField,
     Max,
     Min,
@@ -29,9 +28,11 @@ from django.db.models import (
 from django.utils import timezone
 
 from tables.models import Move, Seat, Table
+from tables.services import blocked_sql
 from tourney import money
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
+from tourney.rows import marks
 from tourney.services import (
     clock_read,
     entry_register,
@@ -279,28 +280,49 @@ def offers(t: Tournament, now: datetime | None = None) -> dict[str, bool]:
 
 
 def desk_status(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
-    tables = list(Table.objects.filter(tournament=t, status=Table.Status.OPEN))
-    capacity = sum(r.seats - len(r.unavailable_seats or ()) for r in tables)
-    counts = dict(
-        Entry.objects.filter(tournament=t)
-        .values_list("status")
-        .annotate(n=Count("id"))
-        .values_list("status", "n")
-    )
-    seated = Seat.objects.filter(tournament=t, table__status=Table.Status.OPEN).count()
+    """What the desk's header shows. Totals only, in one statement: the open tables with
+    their usable seats and players (``Table.players``, kept by the seat triggers) and the
+    entries by status — a 10,000-entry field costs no more rows than a small one."""
+    with connection.cursor() as cursor:
+        cursor.execute(STATUS_SQL.format(length=blocked_sql()[1]), _status_params(t))
+        tables, capacity, seated, entries, in_play, alternates = cursor.fetchone()
     return {
         "offers": offers(t, now),
-        "tables": len(tables),
-        "seats_free": max(0, capacity - seated),
-        "entries": sum(counts.values()),
-        "in_play": counts.get(Entry.Status.SEATED, 0) + counts.get(Entry.Status.REGISTERED, 0),
-        "alternates": counts.get(Entry.Status.ALTERNATE, 0),
+        "tables": tables,
+        "seats_free": max(0, int(capacity) - int(seated)),
+        "entries": entries,
+        "in_play": in_play,
+        "alternates": alternates,
         "buy_in": money_text(t.buy_in),
         "fee": money_text(t.fee),
         "price": money_text(t.buy_in + t.fee),
         "rebuy_price": money_text(t.rebuy_price),
         "addon_price": money_text(t.addon_price),
     }
+
+
+_ENTRIES = Entry._meta.db_table
+STATUS_SQL = (
+    "SELECT COUNT(*), COALESCE(SUM(seats - {length}), 0), COALESCE(SUM(players), 0), "
+    f"(SELECT COUNT(*) FROM {_ENTRIES} WHERE tournament_id = %s), "
+    f"(SELECT COUNT(*) FROM {_ENTRIES} WHERE tournament_id = %s AND status IN (%s, %s)), "
+    f"(SELECT COUNT(*) FROM {_ENTRIES} WHERE tournament_id = %s AND status = %s) "
+    f"FROM {Table._meta.db_table} WHERE tournament_id = %s AND status = %s"
+)
+
+
+def _status_params(t: Tournament) -> list[Any]:
+    s = Entry.Status
+    return [
+        t.pk,
+        t.pk,
+        s.SEATED.value,
+        s.REGISTERED.value,
+        t.pk,
+        s.ALTERNATE.value,
+        t.pk,
+        Table.Status.OPEN.value,
+    ]
 
 
 def _entry_row(e: Entry, where: dict[int, tuple[int, int]]) -> dict[str, Any]:
@@ -476,6 +498,16 @@ def _day_bounds(day: date) -> tuple[datetime, datetime]:
     return start, end
 
 
+TOTALS_SQL = (
+    "SELECT created_by_id, SUM(CASE WHEN number > first THEN 0 ELSE 1 END), "
+    "SUM(CASE WHEN number > first THEN 1 ELSE 0 END), SUM(paid + fee_paid) "
+    "FROM (SELECT created_by_id, number, paid, fee_paid, created_at, "
+    f"MIN(number) OVER (PARTITION BY player_id) AS first FROM {_ENTRIES} "
+    "WHERE tournament_id = %s) AS x WHERE created_at >= %s AND created_at < %s "
+    "GROUP BY created_by_id"
+)
+
+
 def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
     """Today's desk takings by clerk: entries, re-entries, rebuys, add-ons and the money
     taken (buy-in and fee of each entry, rebuy and add-on prices), from Entry.created_by /
@@ -483,12 +515,6 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
     count."""
     day = day or timezone.localdate()
     start, end = _day_bounds(day)
-    first = dict(
-        Entry.objects.filter(tournament=t)
-        .values_list("player_id")
-        .annotate(n=Min("number"))
-        .values_list("player_id", "n")
-    )
     extras: dict[int, int] = defaultdict(int)  # rebuy and add-on money inside Entry.paid
     today: list[tuple[int | None, str, int]] = []
     for actor_id, kind, payload, at in Event.objects.filter(
@@ -500,12 +526,25 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
             today.append((actor_id, kind, amount))
     blank = {"entries": 0, "reentries": 0, "rebuys": 0, "addons": 0, "money": 0}
     by_clerk: dict[int | None, dict[str, int]] = defaultdict(lambda: dict(blank))
-    for pk, player_id, number, clerk, paid, fee in Entry.objects.filter(
-        tournament=t, created_at__gte=start, created_at__lt=end
-    ).values_list("pk", "player_id", "number", "created_by_id", "paid", "fee_paid"):
-        row = by_clerk[clerk]
-        row["reentries" if first.get(player_id, number) < number else "entries"] += 1
-        row["money"] += paid - extras.get(pk, 0) + fee
+    # Today's entries summed by clerk in the database; an entry is a re-entry when the same
+    # player has an entry with a lower number in this tournament (any day).
+    bounds = [connection.ops.adapt_datetimefield_value(x) for x in (start, end)]
+    extra_ids = [pk for pk in extras if isinstance(pk, int)]
+    with connection.cursor() as cursor:
+        cursor.execute(TOTALS_SQL, [t.pk, *bounds])
+        for clerk, entries, reentries, paid in cursor.fetchall():
+            row = by_clerk[clerk]
+            row["entries"] += int(entries)
+            row["reentries"] += int(reentries)
+            row["money"] += int(paid)
+        if extra_ids:  # what today's entries paid since for rebuys and add-ons is not theirs
+            cursor.execute(
+                f"SELECT id, created_by_id FROM {_ENTRIES} WHERE tournament_id = %s "
+                f"AND created_at >= %s AND created_at < %s AND id IN ({marks(extra_ids)})",
+                [t.pk, *bounds, *extra_ids],
+            )
+            for pk, clerk in cursor.fetchall():
+                by_clerk[clerk]["money"] -= extras[pk]
     for actor_id, kind, amount in today:
         row = by_clerk[actor_id]
         row["rebuys" if kind == "entry_rebuy" else "addons"] += 1

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import Move, Seat
-from tables.services import move_manual
+from tables.services import move_manual, seat_set_available
 from tourney import desk, money, services
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.roles import DESK_GROUP
@@ -589,6 +589,49 @@ def test_todays_totals_by_clerk(clerk_client, other_clerk, desk_clerk, director,
     assert "<td>clerk</td><td>2</td><td>1</td><td>1</td><td>0</td><td>205.00</td>" in side
     assert "<th>Total</th><th>3</th><th>1</th><th>1</th><th>0</th><th>260.00</th>" in side
     assert desk_clerk.username == "clerk"
+
+
+def test_a_re_entry_today_of_yesterdays_entry_counts_as_a_re_entry(
+    clerk_client, director, tournament
+):
+    Tournament.objects.filter(pk=tournament.pk).update(reentries_allowed=1)
+    yesterday = timezone.now() - timedelta(days=1)
+    with time_machine.travel(yesterday, tick=False):
+        for name in ("Old Timer", "Ann Lee", "Cy Berg"):
+            assert register(clerk_client, tournament, name=name).status_code == 303
+    old = Entry.objects.get(player__name="Old Timer")
+    bust(tournament, old, director)
+    assert register(clerk_client, tournament, player_id=old.player_id).status_code == 303
+    assert register(clerk_client, tournament, name="Bob Stone").status_code == 303
+    total = desk.desk_totals(tournament)["total"]
+    assert (total["entries"], total["reentries"]) == (1, 1)
+    assert total["money"] == 2 * (tournament.buy_in + tournament.fee)
+
+
+def test_desk_status_counts_seats_and_entries_as_the_rows_do(clerk_client, director):
+    t = services.tournament_create(
+        actor=director,
+        name="Small",
+        seats_per_table=3,
+        tables=2,
+        seed=3,
+        options={"auto_open_tables": False},
+    )
+    seat_set_available(tournament_id=t.pk, table_number=1, seat=3, available=False)
+    for name in ("Ann Lee", "Bob Stone", "Cy Berg", "Dee Novak", "Eve Park", "Fay Wu"):
+        assert register(clerk_client, t, name=name).status_code == 303
+    t.refresh_from_db()
+    status = desk.desk_status(t)
+    # 5 usable seats (one blocked), all taken; the sixth player waits
+    assert (status["tables"], status["seats_free"]) == (2, 0)
+    assert (status["entries"], status["in_play"], status["alternates"]) == (6, 5, 1)
+    bust(t, Entry.objects.get(tournament=t, player__name="Ann Lee"), director)
+    status = desk.desk_status(t)
+    assert (status["entries"], status["in_play"], status["alternates"]) == (6, 5, 0)
+    assert status["seats_free"] == 0
+    bust(t, Entry.objects.get(tournament=t, player__name="Bob Stone"), director)
+    status = desk.desk_status(t)
+    assert (status["in_play"], status["seats_free"]) == (4, 1)
 
 
 def test_undo_closes_a_table_the_registration_opened(clerk_client, director):
