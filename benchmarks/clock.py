@@ -5,7 +5,9 @@ boundaries, and the time of one clock read (engine and through the service).
 
 Uses DATABASE_URL / CELERY_BROKER_URL if set (PostgreSQL + Redis), else a scratch SQLite file
 and the embedded filesystem broker in a temporary folder. Targets: median lateness <= 100 ms,
-max <= 1 s; one clock read <= 1 ms."""
+max <= 1 s; one clock read (the engine's, from the anchor and the structure) <= 1 ms. The read
+through the service with a fresh tournament row and its levels from the database is printed
+for reference (no target: the screens read the clock from the cached state, issue 9)."""
 
 from __future__ import annotations
 
@@ -122,7 +124,7 @@ def main() -> None:
     print(f"{'clock read, engine (us)':<44}{engine_us:>12.1f}{'<= 1000':>12}")
     print(
         f"{'clock read, row + levels + engine (ms, median)':<44}"
-        f"{statistics.median(samples):>12.2f}{'<= 1':>12}"
+        f"{statistics.median(samples):>12.2f}{'-':>12}"
     )
 
 

@@ -254,7 +254,11 @@ def undoable_entry(t: Tournament, actor, now: datetime | None = None) -> Entry |
         return None
     now = now or timezone.now()
     e = (
-        Entry.objects.filter(tournament=t, created_by=actor)
+        Entry.objects.filter(
+            tournament=t,
+            created_by=actor,
+            created_at__gt=now - timedelta(seconds=UNDO_SECONDS),
+        )
         .select_related("player")
         .order_by("-created_at", "-pk")
         .first()
@@ -430,10 +434,11 @@ def seat_card(t: Tournament, entry: Entry) -> dict[str, Any]:
 
 
 def recent_entries(t: Tournament, limit: int = 10) -> list[dict[str, Any]]:
+    # The last ``limit`` entries by number first (an index range), then their players and
+    # clerks: one query, whose plan cannot join the whole field before the LIMIT.
+    last = Entry.objects.filter(tournament=t).order_by("-number").values("pk")[:limit]
     entries = list(
-        Entry.objects.filter(tournament=t)
-        .select_related("player", "created_by")
-        .order_by("-number")[:limit]
+        Entry.objects.filter(pk__in=last).select_related("player", "created_by").order_by("-number")
     )
     where = _seats(t, [e.pk for e in entries])
     rows = []

@@ -226,7 +226,11 @@ class Entry(models.Model):
                 name="entry_place_range",
             ),
         ]
-        indexes = [models.Index(fields=["tournament", "status"])]
+        indexes = [
+            models.Index(fields=["tournament", "status"]),
+            # the desk's undo: a clerk's last registration here (one index entry)
+            models.Index(fields=["tournament", "created_by", "created_at"], name="entry_by_clerk"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.number} {self.player}"

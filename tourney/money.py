@@ -74,7 +74,9 @@ DEAL_METHODS = ("icm", "chip_chop", "custom")
 # ---------------------------------------------------------------- reads (RULES 8.1, 8.2)
 
 
-def _money_in(t: Tournament) -> dict[str, int]:
+def _money_in(t: Tournament, **more) -> dict[str, int]:
+    """Entries, players, money and fees paid in, rebuys and add-ons; ``more``: further
+    aggregates over the same rows (one read)."""
     agg = Entry.objects.filter(tournament=t).aggregate(
         entries=Count("id"),
         players=Count("player", distinct=True),
@@ -82,6 +84,7 @@ def _money_in(t: Tournament) -> dict[str, int]:
         fees=Sum("fee_paid"),
         rebuys=Sum("rebuys"),
         addons=Sum("addons"),
+        **more,
     )
     return {k: v or 0 for k, v in agg.items()}
 
@@ -96,6 +99,11 @@ def _pool(t: Tournament, paid: int) -> int:
 def pool_of(t: Tournament) -> int:
     """The prize pool (RULES 8.1)."""
     return _pool(t, _money_in(t)["paid"])
+
+
+def pool_from_paid(t: Tournament, paid: int) -> int:
+    """The prize pool (RULES 8.1) from the money paid in, summed by the caller."""
+    return _pool(t, paid)
 
 
 def table_of(t: Tournament, entries: int | None = None) -> tuple[int, ...]:
@@ -162,17 +170,19 @@ def _remaining(t: Tournament) -> list[Entry]:
 
 def money_summary(t: Tournament) -> dict[str, Any]:
     """Everything the screens show about money: pool, overlay, fees, prizes, the bubble."""
-    money = _money_in(t)
+    money = _money_in(
+        t,
+        left=Count(  # still in: no place yet and not out (the winner has place 1)
+            "id", filter=Q(place__isnull=True) & ~Q(status=Entry.Status.BUSTED)
+        ),
+        dealt=Count("id", filter=Q(deal_amount__isnull=False)),
+    )
     raw = money["paid"] + t.added_money
     pool = _pool(t, money["paid"])
     prizes = _prizes(t, entries=money["entries"], pool=pool)
     paid_places = len(prizes)
-    left = (
-        Entry.objects.filter(tournament=t, place__isnull=True)
-        .exclude(status=Entry.Status.BUSTED)
-        .count()
-    )
-    dealt = Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
+    left = money["left"]
+    dealt = money["dealt"] > 0
     return {
         "entries": money["entries"],
         "players": money["players"],

@@ -6,7 +6,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from tables.models import Seat, Table
@@ -52,6 +52,18 @@ def total_chips(t: Tournament) -> int:
 def average_stack(chips: int, left: int) -> int:
     """The average stack every screen shows: chips in play (RULES 5.9) over players left."""
     return chips // left if left else 0
+
+
+def entry_totals(t: Tournament) -> dict[str, int]:
+    """One pass over the entries for the clock's figures: entries, players still seated,
+    chips bought (RULES 5.9, before color-ups) and money paid in (RULES 8.1)."""
+    agg = Entry.objects.filter(tournament=t).aggregate(
+        entries=Count("id"),
+        seated=Count("id", filter=Q(status=Entry.Status.SEATED)),
+        chips_bought=Sum("chips_bought"),
+        paid=Sum("paid"),
+    )
+    return {k: v or 0 for k, v in agg.items()}
 
 
 def players_left(t: Tournament) -> int:

@@ -104,6 +104,17 @@ def test_display_page_shows_the_clock_seating_and_qr(client, seated_tournament):
     assert set(json.loads(embedded.group(1))) == STATE_KEYS
 
 
+def test_seating_board_escapes_names(client, seated_tournament):
+    t = seated_tournament
+    e = Entry.objects.filter(tournament=t, status="seated").select_related("player").first()
+    Player.objects.filter(pk=e.player_id).update(name='<img src=x onerror="alert(1)"> & Co')
+    Tournament.objects.filter(pk=t.pk).update(public_names="full")
+    services.record_event(t, "test_touch", {})  # a new version: the state is built anew
+    html = client.get(reverse("tourney-display", args=[t.display_token])).content.decode()
+    assert '<img src=x onerror="alert(1)">' not in html
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; Co" in html
+
+
 def test_public_pages_are_csp_strict_and_carry_no_inline_script(client, seated_tournament):
     token = seated_tournament.display_token
     for name in ("tourney-display", "tourney-player"):

@@ -6,14 +6,15 @@ first state is embedded as JSON data, never as code)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import time
+from html import escape
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
@@ -44,7 +45,9 @@ def _state_or_404(token: str) -> tuple[public.Version, dict]:
     return version, state
 
 
+@functools.lru_cache(maxsize=256)
 def _qr_svg(url: str) -> str:
+    """The player page's QR code (the same for every load of a display: kept)."""
     return segno.make(url, error="m").svg_inline(
         omitsize=True, svgclass="qr", border=2, dark="#0b1016", light="#ffffff"
     )
@@ -52,14 +55,18 @@ def _qr_svg(url: str) -> str:
 
 def seating_rows(seating) -> str:
     """The seating board's rows as HTML: built in Python, since a template loop over the
-    10,000 players of a big field takes a third of a second (benchmarks/pages.py)."""
+    10,000 players of a big field takes a third of a second (benchmarks/pages.py). The
+    standard library's ``html.escape`` (what Django's ``escape`` calls, without its lazy
+    wrapper, which was most of the time here)."""
     row = (
         '<li class="seat-row{}"><span class="who">{}</span><span class="tbl">{}</span>'
         '<span class="st">{}</span></li>'
     )
     return mark_safe(  # noqa: S308 - every value is escaped here
         "".join(
-            row.format(" moved" if moved else "", escape(name), escape(table), escape(seat))
+            row.format(
+                " moved" if moved else "", escape(str(name)), escape(str(table)), escape(str(seat))
+            )
             for name, table, seat, moved, *_ in seating
         )
     )

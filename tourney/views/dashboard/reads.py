@@ -14,7 +14,7 @@ from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Event, Tournament
-from tourney.money import pool_of
+from tourney.money import pool_from_paid
 from tourney.selectors import average_stack
 from tourney.setup import level_number_of
 
@@ -64,9 +64,9 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     items = services.structure_items(t)
     state = clock_engine.state(items, services.anchor_of(t), now)
     nxt = items[state.next_index] if state.next_index is not None else None
-    left = selectors.players_left(t)
-    entries = Entry.objects.filter(tournament=t).count()
-    chips = selectors.total_chips(t)
+    totals = selectors.entry_totals(t)  # one read for the four figures below
+    left, entries = totals["seated"], totals["entries"]
+    chips = totals["chips_bought"] + t.chips_color_up_delta  # as selectors.total_chips
     late_level = level_number_of(items, t.late_reg_until)
     if not t.registration_open:
         late_reg = "closed"
@@ -84,7 +84,7 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "entries": entries,
         "average_stack": average_stack(chips, left),
         "total_chips": chips,
-        "prize_pool": cash(pool_of(t)),
+        "prize_pool": cash(pool_from_paid(t, totals["paid"])),
         "late_reg": late_reg,
         "remaining_text": clock_text(state.remaining_ms),
         "break_in_text": clock_text(state.ms_to_next_break)
@@ -111,7 +111,21 @@ def _item_label(it: clock_engine.Item, number: int | None) -> str:
 
 
 def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> dict[str, Any]:
-    rows = list(Table.objects.filter(tournament=t).order_by("number"))
+    rows = list(  # rows, not model instances: a 10,000-entry field has 1,100 tables
+        Table.objects.filter(tournament=t)
+        .order_by("number")
+        .values_list(
+            "pk",
+            "number",
+            "status",
+            "players",
+            "seats",
+            "unavailable_seats",
+            "break_rank",
+            "button_seat",
+            named=True,
+        )
+    )
     open_rows = [r for r in rows if r.status == Table.Status.OPEN]
     counts = {r.pk: r.players for r in open_rows}  # kept by the seat triggers
     big = len(open_rows) >= BIG_FIELD_TABLES
