@@ -690,20 +690,31 @@ def table_set_button(*, tournament_id: int, table_number: int, seat: int, actor=
         if not 1 <= seat <= row.seats:
             raise DomainError("bad_seat", MSG_BAD_SEAT, fields={"seat": MSG_BAD_SEAT})
         released = released_by_button_move(table, seat) if row.button_seat is not None else ()
-        if j := journal_current():
+        j = journal_current()
+        if j is not None:
             j.note_table_rows([row])
-            j.note_seats(list(released))
-        if released:
-            Seat.objects.filter(entry_id__in=released).update(waits_for_button=False)
+            # the released seats' before images, from the seats just read (all were waiting)
+            j.note_seat_rows(
+                [(e, row.pk, s, True) for s, e in table.occupants.items() if e in released]
+            )
         before = row.button_seat
         row.button_seat = seat
         # Plain SQL, after every hand: written with the event and counters (journal writes).
-        button = (f"UPDATE {TABLE} SET button_seat = %s WHERE id = %s", [seat, row.pk])
+        writes = [(f"UPDATE {TABLE} SET button_seat = %s WHERE id = %s", [seat, row.pk])]
+        if released:
+            ids = sorted(released)
+            writes.append(
+                (
+                    f"UPDATE {SEAT} SET waits_for_button = %s WHERE entry_id IN ({in_marks(ids)})",
+                    [False, *ids],
+                )
+            )
         if j is not None:
-            j.writes.append(button)
+            j.writes.extend(writes)
         else:  # pragma: no cover - every action keeps a journal
             with kept_cursor() as cursor:
-                cursor.execute(*button)
+                for statement in writes:
+                    cursor.execute(*statement)
         record_event(
             t,
             "button_set",

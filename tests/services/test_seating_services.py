@@ -15,6 +15,7 @@ from tables.services import _load
 from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event
+from tourney.undo import action_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -120,6 +121,10 @@ def test_late_entry_between_button_and_small_blind_waits_then_is_dealt_in(direct
     row.refresh_from_db()
     assert row.button_seat == 5
     assert Event.objects.filter(kind="button_set").first().payload["released"] == [late.pk]
+    # undo puts the button back and the late player waits again (RULES 1.3)
+    action_undo(tournament_id=t.pk)
+    row.refresh_from_db()
+    assert Seat.objects.get(entry=late).waits_for_button and row.button_seat == 1
 
 
 def test_button_seat_out_of_range_is_400_and_changes_nothing(seated_tournament, director_api):
