@@ -159,16 +159,21 @@ def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
     """Races not undone whose chip has not been taken out of play since (one per table and
     chip): the races of the color-up under way; only those of ``table`` if given. One read
     of the finishes and the races together."""
-    races = "kind = %s AND undone = %s"
-    params: list[Any] = [t.pk, FINISH_KIND, RACE_KIND, False]
+    ev = Event._meta.db_table
+    races = f"SELECT id FROM {ev} WHERE tournament_id = %s AND kind = %s AND undone = %s"
+    params: list[Any] = [t.pk, FINISH_KIND, t.pk, RACE_KIND, False]
     if table is not None:
         races += " AND table_number = %s"
         params.append(table)
     finished: dict[int, int] = {}
     found = []
-    # Plain SQL (tourney/rows.py): read by every chip race.
+    # Plain SQL (tourney/rows.py): read by every chip race. Two index ranges (kind, table)
+    # joined by id: with an OR, SQLite read every event of the day for each race.
     events = load_rows(
-        Event, f"tournament_id = %s AND (kind = %s OR ({races}))", params, suffix="ORDER BY id"
+        Event,
+        f"id IN (SELECT id FROM {ev} WHERE tournament_id = %s AND kind = %s UNION ALL {races})",
+        params,
+        suffix="ORDER BY id",
     )
     for ev in events:
         if ev.kind == FINISH_KIND:

@@ -230,6 +230,9 @@ class Entry(models.Model):
             models.Index(fields=["tournament", "status"]),
             # the desk's undo: a clerk's last registration here (one index entry)
             models.Index(fields=["tournament", "created_by", "created_at"], name="entry_by_clerk"),
+            # the finishers, best place first (results, and a late entry's prize check, which
+            # otherwise read every entry of the field)
+            models.Index(fields=["tournament", "place"], name="entry_by_place"),
         ]
 
     def __str__(self) -> str:

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, Min, Q, Sum
+from django.db.models import Count, F, Q, Sum
 
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
@@ -266,11 +266,16 @@ def prizes_assign(t: Tournament) -> None:
 def finishers_of(t: Tournament) -> tuple[int | None, int]:
     """The best stored place of the finished entries (None: nobody has finished) and how
     many of them hold a prize or a deal."""
-    agg = Entry.objects.filter(tournament=t, place__isnull=False).aggregate(
-        best=Min("place"),
-        prized=Count("pk", filter=Q(prize__gt=0) | Q(deal_amount__isnull=False)),
-    )
-    return agg["best"], agg["prized"]
+    with kept_cursor() as cursor:  # plain SQL: every late entry on SQLite asks
+        cursor.execute(FINISHERS_SQL, [t.pk])
+        best, prized = cursor.fetchone()
+    return best, prized or 0
+
+
+FINISHERS_SQL = (
+    "SELECT MIN(place), COUNT(CASE WHEN prize > 0 OR deal_amount IS NOT NULL THEN 1 END) "
+    f"FROM {ENTRY} WHERE tournament_id = %s AND place IS NOT NULL"
+)
 
 
 def prizes_refresh(t: Tournament, *, finishers: tuple[int | None, int] | None = None) -> None:

@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -710,7 +709,11 @@ def _places_move_down(t: Tournament, *, done: tuple | None = None) -> None:
 def place_lag_step(t: Tournament, by: int) -> None:
     """Every busted entry's place moves ``by`` (RULES 7.1: an entry more or fewer below
     them): ``place_lag`` steps, no entry row is written."""
-    Tournament.objects.filter(pk=t.pk).update(place_lag=F("place_lag") + by)
+    with kept_cursor() as cursor:  # plain SQL: every late entry on SQLite
+        cursor.execute(
+            f"UPDATE {Tournament._meta.db_table} SET place_lag = place_lag + %s WHERE id = %s",
+            [by, t.pk],
+        )
     t.place_lag += by
 
 
