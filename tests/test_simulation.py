@@ -41,3 +41,31 @@ def test_a_300_entry_tournament_plays_down_to_a_winner_with_every_invariant_kept
         sum(Entry.objects.filter(tournament=t).values_list("prize", flat=True))
         == summary["prize_pool"]
     )
+
+
+@pytest.mark.django_db
+def test_the_simulation_follows_the_moves_when_a_late_entry_opens_a_table(monkeypatch):
+    """A late entry that finds every seat taken opens a table and balancing fills it (RULES
+    3.3); the simulation follows those moves instead of reading every seat again, and its
+    idea of who sits where must still be the room's, right after each such entry."""
+    from tables.models import Seat
+    from tourney.management.commands import simulate as sim
+
+    opened = []
+    seated = sim.Simulation.seated
+
+    def checked(self, e):
+        new_table = e.seat_move is not None and e.seat_move["to"]["table"] not in self.at
+        seated(self, e)
+        if new_table:
+            opened.append(e.pk)
+            room = dict(
+                Seat.objects.filter(tournament=self.t).values_list("entry_id", "table__number")
+            )
+            assert self.where == room
+
+    monkeypatch.setattr(sim.Simulation, "seated", checked)
+    out = StringIO()
+    call_command("simulate", entries=300, seats=10, seed=1, as_json=True, quiet=True, stdout=out)
+    assert json.loads(out.getvalue())["invariants_ok"] is True
+    assert len(opened) >= 2  # tables did open during late registration

@@ -28,7 +28,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from tables import services as table_services
-from tables.models import Seat, Table
+from tables.models import Move, Seat, Table
 from tourney import colorup, maintenance, money, selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
@@ -78,6 +78,7 @@ class Simulation:
         self.unit = 25  # the smallest chip in play
         self.where: dict[int, int] = {}  # entry -> table number
         self.at: dict[int, set[int]] = defaultdict(set)  # table number -> entries
+        self.move_mark = 0  # the last Move this simulation has followed
         self.phase_s: dict[str, float] = defaultdict(float)
         self.counts: Counter = Counter()
         self.checks: Counter = Counter()
@@ -115,6 +116,8 @@ class Simulation:
         self.at = defaultdict(set)
         for e, tb in self.where.items():
             self.at[tb].add(e)
+        last = Move.objects.filter(tournament=self.t).order_by("-pk").values_list("pk", flat=True)
+        self.move_mark = last.first() or 0
 
     def sit(self, entry_id: int, table: int) -> None:
         self.leave(entry_id)
@@ -246,10 +249,18 @@ class Simulation:
         if e.seat_move is None:
             return  # an alternate: seated later, by an elimination's moves
         table = e.seat_move["to"]["table"]
-        if table in self.at:
-            self.sit(e.pk, table)
-        else:
-            self.refresh_where()  # a table opened and balancing filled it (RULES 3.3)
+        if table not in self.at:
+            # A table opened and balancing filled it (RULES 3.3): follow the moves made since
+            # the last ones this simulation followed (those of the last elimination).
+            for pk, entry, to in (
+                Move.objects.filter(tournament=self.t, pk__gt=self.move_mark)
+                .order_by("pk")
+                .values_list("pk", "entry_id", "to_table")
+            ):
+                if entry in self.where:  # still seated
+                    self.sit(entry, to)
+                self.move_mark = pk
+        self.sit(e.pk, table)
 
     def hand(self) -> None:
         """One all-in hand at a random table: one or two players bust, the winner takes
@@ -292,6 +303,7 @@ class Simulation:
         for m in result["moves"]:
             self.sit(m["entry"], m["to"]["table"])
             self.counts[f"moves_{m['reason']}"] += 1
+            self.move_mark = max(self.move_mark, m["id"])
         if any(m["reason"] == "seat" for m in result["moves"]):
             for m in result["moves"]:
                 self.stacks.setdefault(m["entry"], self.t.starting_stack)
@@ -377,14 +389,18 @@ class Simulation:
     def check_all(self, when: str) -> None:
         t = self.t
         seats = list(
-            Seat.objects.filter(tournament=t).values_list("table_id", "number", "entry_id")
+            Seat.objects.filter(tournament=t).values_list(
+                "table_id", "number", "entry_id", "table__number"
+            )
         )
-        if len({(a, b) for a, b, _ in seats}) != len(seats):
+        if len({(a, b) for a, b, *_ in seats}) != len(seats):
             self.fail("a seat holds two entries", when)
+        if {e: tb for *_, e, tb in seats} != self.where:  # the players' own idea of their seats
+            self.fail("the simulation lost track of who sits where", when)
         seated = set(
             Entry.objects.filter(tournament=t, status="seated").values_list("pk", flat=True)
         )
-        if {e for *_, e in seats} != seated or len(seats) != len(seated):
+        if {e for _, _, e, _ in seats} != seated or len(seats) != len(seated):
             self.fail("seated entries and seats differ", when)
         self.checks["seats unique"] += 1
         rows = sorted(
