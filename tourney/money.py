@@ -96,14 +96,9 @@ def _pool(t: Tournament, paid: int) -> int:
     )
 
 
-def pool_of(t: Tournament) -> int:
-    """The prize pool (RULES 8.1)."""
-    return _pool(t, _money_in(t)["paid"])
-
-
-def pool_from_paid(t: Tournament, paid: int) -> int:
-    """The prize pool (RULES 8.1) from the money paid in, summed by the caller."""
-    return _pool(t, paid)
+def pool_of(t: Tournament, *, paid: int | None = None) -> int:
+    """The prize pool (RULES 8.1); ``paid``: the money paid in, if the caller summed it."""
+    return _pool(t, _money_in(t)["paid"] if paid is None else paid)
 
 
 def table_of(t: Tournament, entries: int | None = None) -> tuple[int, ...]:

@@ -43,9 +43,11 @@ def clock_payload(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     }
 
 
-def total_chips(t: Tournament) -> int:
-    """RULES 5.9: chips in play change only by buy-ins, rebuys, add-ons and color-ups."""
-    bought = Entry.objects.filter(tournament=t).aggregate(s=Sum("chips_bought"))["s"] or 0
+def total_chips(t: Tournament, *, bought: int | None = None) -> int:
+    """RULES 5.9: chips in play change only by buy-ins, rebuys, add-ons and color-ups.
+    ``bought``: the entries' chips bought, if the caller summed them."""
+    if bought is None:
+        bought = Entry.objects.filter(tournament=t).aggregate(s=Sum("chips_bought"))["s"] or 0
     return bought + t.chips_color_up_delta
 
 

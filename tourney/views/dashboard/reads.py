@@ -14,7 +14,7 @@ from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Event, Tournament
-from tourney.money import pool_from_paid
+from tourney.money import pool_of
 from tourney.selectors import average_stack
 from tourney.setup import level_number_of
 
@@ -66,7 +66,7 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     nxt = items[state.next_index] if state.next_index is not None else None
     totals = selectors.entry_totals(t)  # one read for the four figures below
     left, entries = totals["seated"], totals["entries"]
-    chips = totals["chips_bought"] + t.chips_color_up_delta  # as selectors.total_chips
+    chips = selectors.total_chips(t, bought=totals["chips_bought"])
     late_level = level_number_of(items, t.late_reg_until)
     if not t.registration_open:
         late_reg = "closed"
@@ -84,7 +84,7 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "entries": entries,
         "average_stack": average_stack(chips, left),
         "total_chips": chips,
-        "prize_pool": cash(pool_from_paid(t, totals["paid"])),
+        "prize_pool": cash(pool_of(t, paid=totals["paid"])),
         "late_reg": late_reg,
         "remaining_text": clock_text(state.remaining_ms),
         "break_in_text": clock_text(state.ms_to_next_break)
