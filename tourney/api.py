@@ -4,7 +4,7 @@ call one service or engine, shape the answer. The OpenAPI document is /api/v1/op
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -151,21 +151,43 @@ class RacePlayerIn(Schema):
 
 
 class ChipRaceIn(Schema):
-    denominations: list[int] = Field(min_length=2, max_length=20)
-    remove: int = Field(ge=1)
+    denominations: list[Annotated[int, Field(ge=1, le=MAX_CHIPS)]] = Field(
+        min_length=2, max_length=20
+    )
+    remove: int = Field(ge=1, le=MAX_CHIPS)
     threshold: Literal["half_or_more", "more_than_half"] = "half_or_more"
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     cards: dict[str, list[str]] | None = None
     players: list[RacePlayerIn] = Field(min_length=1, max_length=23)
 
 
-def _int_key(key: str, where: str) -> int:
+MSG_SEED_AND_CARDS = "Give either the cards the dealer dealt or a seed, not both."
+
+
+def _int_key(key: str, where: str, seen: dict | None = None, most: int | None = None) -> int:
+    """A JSON object key as a whole number (from 1 to ``most`` if given). With ``seen``, once:
+    keys that read as the same number ("25" and "025") would overwrite each other, so the
+    second is refused."""
     try:
-        return int(key)
+        value = int(key)
     except (TypeError, ValueError):
         raise DomainError(
             "bad_input", f"{where}: {key!r} is not a number.", fields={where: key}
         ) from None
+    if most is not None and not 1 <= value <= most:
+        raise DomainError(
+            "bad_input", f"{where}: {key!r} is not a number from 1 to {most}.", fields={where: key}
+        )
+    if seen is None:
+        return value
+    if value in seen:
+        raise DomainError(
+            "bad_input",
+            f"{where}: {key!r} and {seen[value]!r} are the same number.",
+            fields={where: key},
+        )
+    seen[value] = key
+    return value
 
 
 @api.post(
@@ -175,9 +197,12 @@ def _int_key(key: str, where: str) -> int:
     summary="Color-up with the odd-chip race (RULES 5)",
 )
 def floor_chip_race(request, payload: ChipRaceIn):
+    if payload.cards is not None and payload.seed is not None:
+        raise DomainError("no_deal", MSG_SEED_AND_CARDS, fields={"seed": payload.seed})
     players = []
     for p in payload.players:
-        chips = {}
+        chips: dict[int, int] = {}
+        seen: dict[int, str] = {}
         for k, v in p.chips.items():
             if not 0 <= v <= 10**6:
                 raise DomainError(
@@ -185,16 +210,18 @@ def floor_chip_race(request, payload: ChipRaceIn):
                     "Chip counts are between 0 and 1,000,000.",
                     fields={f"players.{p.seat}.chips.{k}": v},
                 )
-            chips[_int_key(k, "chips")] = v
+            chips[_int_key(k, "chips", seen, MAX_CHIPS)] = v
         players.append(chip_race.RacePlayer(seat=p.seat, chips=chips))
     cards = None
-    if payload.cards is not None:
-        cards = {_int_key(k, "cards"): tuple(v) for k, v in payload.cards.items()}
     rng = None
-    if cards is None:
-        rng = random.Random(
-            payload.seed if payload.seed is not None else random.SystemRandom().getrandbits(62)
-        )
+    seed = None
+    if payload.cards is not None:
+        seen = {}
+        cards = {_int_key(k, "cards", seen, 100): tuple(v) for k, v in payload.cards.items()}
+    else:
+        # A drawn seed is answered too, so that the race can be replayed (RULES 1.1).
+        seed = payload.seed if payload.seed is not None else random.SystemRandom().getrandbits(62)
+        rng = random.Random(seed)
     result = chip_race.color_up(
         denominations=payload.denominations,
         remove=payload.remove,
@@ -203,7 +230,7 @@ def floor_chip_race(request, payload: ChipRaceIn):
         rng=rng,
         cards=cards,
     )
-    return race_dict(result)
+    return {**race_dict(result), "seed": seed}
 
 
 def race_dict(result: chip_race.RaceResult) -> dict[str, Any]:
@@ -228,7 +255,7 @@ def race_dict(result: chip_race.RaceResult) -> dict[str, Any]:
 
 
 class IcmIn(Schema):
-    stacks: list[int] = Field(min_length=1, max_length=14)
+    stacks: list[Annotated[int, Field(ge=0, le=MAX_CHIPS)]] = Field(min_length=1, max_length=14)
     payouts: list[float] = Field(min_length=1, max_length=100)
 
 
