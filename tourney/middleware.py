@@ -1,0 +1,154 @@
+"""Two guards at the edge of every request.
+
+- ``ApiErrorShapeMiddleware``: every error answer under /api/ is in the error shape of
+  ../shared/API.md, ``{"error": {"code", "message", "fields"}}``, even those no API view wrote
+  (an unknown path's 404, a wrong method's 405, a body too big to read).
+- ``RejectNulMiddleware``: a NUL character in the path, the query, a form field or a JSON
+  string is refused with a 400 before any view runs. PostgreSQL text cannot hold NUL (psycopg
+  raises a DataError: a 500), SQLite would store it silently; no name or note ever needs one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpResponse, JsonResponse, QueryDict
+
+API_PREFIX = "/api/"
+NUL = "\x00"
+MSG_NUL = "Text may not contain NUL characters."
+
+# The codes an HTTP status gets when nothing more precise is known (API.md: 400 bad input,
+# 401 no or bad credentials, 403, 404, 409 the state forbids it).
+STATUS_CODES = {
+    400: "bad_input",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    429: "too_many_requests",
+}
+STATUS_MESSAGES = {
+    400: "The request is not valid.",
+    401: "Log in or send a valid API token (Authorization: Bearer <token>).",
+    403: "Your role does not allow this.",
+    404: "Not found.",
+    405: "This path does not accept that method.",
+    409: "The state of the tournament forbids this.",
+    413: "The request is too large.",
+    429: "Too many requests.",
+}
+
+
+def error_code_for(status: int) -> str:
+    if status in STATUS_CODES:
+        return STATUS_CODES[status]
+    return "server_error" if status >= 500 else f"http_{status}"
+
+
+def error_response(status: int, code: str, message: str, fields: dict | None = None):
+    return JsonResponse(
+        {"error": {"code": code, "message": message, "fields": fields or {}}}, status=status
+    )
+
+
+def _is_api(request) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+class ApiErrorShapeMiddleware:
+    """Under /api/, a 4xx/5xx answer that is not JSON is rewritten into the API.md shape."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code < 400 or not _is_api(request):
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response  # an API view's own error, already shaped
+        status = response.status_code
+        message = STATUS_MESSAGES.get(status, "The server could not answer this request.")
+        if status == 405 and response.has_header("Allow"):
+            message = f"{message} Allowed: {response['Allow']}."
+        shaped = error_response(status, error_code_for(status), message)
+        if response.has_header("Allow"):
+            shaped["Allow"] = response["Allow"]
+        return shaped
+
+
+def _nul_in_json(value: Any, where: str) -> str | None:
+    """The path (``players.0.name``) of the first string or key holding a NUL, if any."""
+    if isinstance(value, str):
+        return (where or "body") if NUL in value else None
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        path = f"{where}.{key}" if where else str(key)
+        if isinstance(key, str) and NUL in key:
+            return path
+        found = _nul_in_json(item, path)
+        if found:
+            return found
+    return None
+
+
+def _nul_field(request) -> str | None:
+    """Where the request carries a NUL (a field name, "path" or "body"), or None."""
+    if NUL in request.path_info or NUL in request.path:
+        return "path"
+    for key, values in request.GET.lists():
+        if NUL in key or any(NUL in v for v in values):
+            return key
+    content_type = request.content_type or ""
+    form = None
+    if request.method == "POST" and content_type in (
+        "multipart/form-data",
+        "application/x-www-form-urlencoded",
+    ):
+        form = request.POST  # form fields only: the files of an upload are the view's to judge
+    elif content_type == "application/x-www-form-urlencoded":
+        form = QueryDict(request.body)  # Django parses request.POST for a POST only
+    if form is not None:
+        for key, values in form.lists():
+            if NUL in key or any(NUL in v for v in values):
+                return key
+        return None
+    body = request.body
+    if b"\x00" in body:
+        return "body"
+    if b"\\u0000" in body:  # JSON carries a NUL only escaped; "\\u0000" is a backslash
+        try:
+            return _nul_in_json(json.loads(body), "")
+        except ValueError:
+            return None  # not JSON: the view refuses it as such
+    return None
+
+
+class RejectNulMiddleware:
+    """A NUL anywhere in a request's text gets a 400 and changes nothing (no view runs)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        field = _nul_field(request)
+        if field is None:
+            return self.get_response(request)
+        if _is_api(request):
+            return error_response(400, "bad_input", MSG_NUL, {field: MSG_NUL})
+        return HttpResponse(
+            "<!doctype html><html lang=en><meta charset=utf-8><title>Bad request</title>"
+            "<h1>Bad request</h1><p>The request contains a NUL character (\\0), which no "
+            "text may hold. Nothing was changed; go back and type it again.</p></html>",
+            status=400,
+            content_type="text/html; charset=utf-8",
+        )
