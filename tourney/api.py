@@ -16,6 +16,7 @@ from tables import services as table_services
 from tourney import api_auth, selectors, services
 from tourney.engine import chip_race, icm, pots
 from tourney.engine.errors import DomainError
+from tourney.middleware import error_code_for
 from tourney.models import Tournament
 from tourney.roles import is_desk, is_director
 
@@ -70,8 +71,16 @@ def _not_found(request, exc):
 
 @api.exception_handler(HttpError)
 def _http_error(request, exc: HttpError):
-    code = "csrf_failed" if exc.status_code == 403 else "http_error"
-    return _error(request, exc.status_code, code, str(exc))
+    # Raised by ninja itself: 400 for a body that is not JSON, 403 for a session call without
+    # its CSRF token; each gets the code its status has in API.md (400: bad_input).
+    status = exc.status_code
+    if status == 403 and "csrf" in str(exc).lower():
+        code = "csrf_failed"
+    else:
+        code = error_code_for(status)
+    if status == 400 and str(exc).startswith("Cannot parse request body"):
+        return _error(request, 400, code, "The body is not valid JSON.", {"body": str(exc)})
+    return _error(request, status, code, str(exc))
 
 
 def _need_director(request) -> None:
