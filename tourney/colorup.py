@@ -27,6 +27,9 @@ How the rules are read here:
 * The race is recorded as an Event ``chip_race`` (inputs, seed or dealt cards, outcome, value
   added and removed); ``colorup_finish`` sets ``ChipDenomination.in_play = False`` once every
   table with players has raced (or when the director forces it).
+* Races and finishes keep no undo journal. The dashboard's general undo of the last action
+  delegates to ``colorup_undo_event``: a race is undone as by ``colorup_race_undo`` (and the
+  draw counter goes back), a finish puts its chips back in play and reopens its races.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ from tourney.services import (
 RACE_KIND = "chip_race"
 UNDO_KIND = "chip_race_undone"
 FINISH_KIND = "color_up_finished"
+FINISH_UNDO_KIND = "color_up_finish_undone"
 
 MAX_COUNTED = 10**6
 
@@ -161,7 +165,8 @@ def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
     of the finishes and the races together."""
     ev = Event._meta.db_table
     races = f"SELECT id FROM {ev} WHERE tournament_id = %s AND kind = %s AND undone = %s"
-    params: list[Any] = [t.pk, FINISH_KIND, t.pk, RACE_KIND, False]
+    # An undone finish (``colorup_undo_event``) put its chips back in play: it ends nothing.
+    params: list[Any] = [t.pk, FINISH_KIND, False, t.pk, RACE_KIND, False]
     if table is not None:
         races += " AND table_number = %s"
         params.append(table)
@@ -171,7 +176,8 @@ def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
     # joined by id: with an OR, SQLite read every event of the day for each race.
     events = load_rows(
         Event,
-        f"id IN (SELECT id FROM {ev} WHERE tournament_id = %s AND kind = %s UNION ALL {races})",
+        f"id IN (SELECT id FROM {ev} WHERE tournament_id = %s AND kind = %s AND undone = %s "
+        f"UNION ALL {races})",
         params,
         suffix="ORDER BY id",
     )
@@ -491,6 +497,9 @@ def colorup_race_table(
             "whole_stack": sorted(whole),
             "cards": None if cards is None else {str(s): list(c) for s, c in cards.items()},
             "seed": seed if cards is None else None,
+            # The draw counter this race moved to (None: it drew nothing), so that the
+            # general undo can put it back exactly (``colorup_undo_event``).
+            "draw_counter": t.draw_counter if drew else None,
         }
         # The event, the chips it adds (RULES 5.9) and the draw counter: one statement.
         event = record_event(
@@ -511,29 +520,57 @@ def colorup_race_undo(
     added or removed leave the total again (RULES 5.9) and the table may race again."""
     with transaction.atomic():
         t = lock_tournament(tournament_id)
-        _table(t, table_number)
-        chips = _chips(t)
-        _known_in_play(chips, remove)
-        at_table = _races_by_table(_live_races(t, table_number)).get(table_number, {})
-        race = at_table.get(remove)
-        if race is None:
-            raise _bad("race_not_found", MSG_RACE_NOT_FOUND, 404, table=table_number, remove=remove)
-        later = sorted(d for d in at_table if d > remove)
-        if later:
-            raise _bad("undo_later_first", MSG_UNDO_LATER_FIRST, 409, undo_first=later)
-        race.undone = True
-        race.save(update_fields=["undone"])
-        delta = -race.payload["chips_delta"]
-        Tournament.objects.filter(pk=t.pk).update(
-            chips_color_up_delta=F("chips_color_up_delta") + delta
-        )
-        record_event(
-            t,
-            UNDO_KIND,
-            {"race": race.pk, "table": table_number, "remove": remove, "chips_delta": delta},
-            actor,
-        )
+        return _race_undo(t, table_number, remove, actor)
+
+
+def _race_undo(
+    t: Tournament, table_number: int, remove: int, actor, *, draw_back: bool = False
+) -> dict[str, Any]:
+    """``colorup_race_undo`` with the tournament row locked. ``draw_back`` (the general undo,
+    where the race is the last action): the draw counter goes back to before the race too,
+    if the software dealt it and nothing has drawn since."""
+    _table(t, table_number)
+    chips = _chips(t)
+    _known_in_play(chips, remove)
+    at_table = _races_by_table(_live_races(t, table_number)).get(table_number, {})
+    race = at_table.get(remove)
+    if race is None:
+        raise _bad("race_not_found", MSG_RACE_NOT_FOUND, 404, table=table_number, remove=remove)
+    later = sorted(d for d in at_table if d > remove)
+    if later:
+        raise _bad("undo_later_first", MSG_UNDO_LATER_FIRST, 409, undo_first=later)
+    race.undone = True
+    race.save(update_fields=["undone"])
+    delta = -race.payload["chips_delta"]
+    changes: dict[str, Any] = {"chips_color_up_delta": F("chips_color_up_delta") + delta}
+    drawn = (race.payload.get("inputs") or {}).get("draw_counter")
+    if draw_back and drawn is not None and drawn == t.draw_counter:
+        changes["draw_counter"] = t.draw_counter = drawn - 1
+    Tournament.objects.filter(pk=t.pk).update(**changes)
+    record_event(
+        t,
+        UNDO_KIND,
+        {"race": race.pk, "table": table_number, "remove": remove, "chips_delta": delta},
+        actor,
+    )
     return {"table": table_number, "remove": remove, "undone": race.pk, "chips_delta": delta}
+
+
+def colorup_undo_event(t: Tournament, event: Event, actor=None) -> dict[str, Any]:
+    """The general undo of the last action (``tourney.undo``) when that action is a chip race
+    or a color-up finish, which keep no journal: their own exact undo, with the tournament row
+    already locked by the caller. A race: ``_race_undo`` (the chips it added leave the total,
+    RULES 5.9, and the draw counter goes back). A finish: its chips are in play again and the
+    races it closed are live again; nothing else changed with it."""
+    if event.kind == RACE_KIND:
+        return _race_undo(t, event.payload["table"], event.payload["remove"], actor, draw_back=True)
+    if event.kind != FINISH_KIND:
+        raise ValueError(f"not a color-up event: {event.kind}")
+    removed = list(event.payload["denominations"])
+    ChipDenomination.objects.filter(tournament=t, value__in=removed).update(in_play=True)
+    Event.objects.filter(pk=event.pk).update(undone=True)
+    record_event(t, FINISH_UNDO_KIND, {"finish": event.pk, "denominations": removed}, actor)
+    return {"undone": event.pk, "denominations": removed}
 
 
 def colorup_finish(

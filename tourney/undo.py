@@ -20,12 +20,29 @@ from tourney.services import lock_tournament, record_event
 
 # Transitions the clock derives by itself: announcing them again is the clock's job.
 AUTOMATIC = {"level_started", "break_started"}
+# Bookkeeping, not actions on the game: ticking moves off the list, a new display token.
+# Undo and redo walk past them (RULES 7.4: "undo, and everything it caused" must not be
+# stopped by the director ticking off the moves the elimination caused).
+NOT_ACTIONS = {"moves_announced", "display_token_rotated"}
 MSG_NOTHING_TO_UNDO = "There is nothing to undo."
-MSG_CANNOT_UNDO = "The last action ({kind}) cannot be undone here; it has an undo of its own."
+MSG_CANNOT_UNDO = (
+    "The last action ({kind}) keeps no undo record, so the log cannot undo it or anything "
+    "before it. Undo it where it was done if that screen offers an undo, or put it right "
+    "by hand."
+)
+MSG_STALE = "That action is no longer the one to {what}: someone else just did. Look again."
 # Records of undos done by a screen's own undo: the stack goes on below them.
-SELF_UNDOS = ("undo", "entry_registration_undone", "chip_race_undone")
-# The bottom of the stack: nothing before these is undone.
-NO_UNDO_NEEDED = {"tournament_created"}
+SELF_UNDOS = (
+    "undo",
+    "entry_registration_undone",
+    "chip_race_undone",
+    "color_up_finish_undone",
+)
+# Actions that keep no journal but have an exact undo of their own, which the general undo
+# calls (``tourney.colorup.colorup_undo_event``): a chip race and a color-up finish.
+DELEGATED = {"chip_race", "color_up_finished"}
+# The bottom of the stack: nothing before these is undone (a copy starts a new tournament).
+NO_UNDO_NEEDED = {"tournament_created", "tournament_copied"}
 MSG_NOTHING_TO_REDO = "There is nothing to redo."
 MSG_CANNOT_REDO = "This action cannot be redone automatically; do it again by hand."
 
@@ -33,19 +50,19 @@ MSG_CANNOT_REDO = "This action cannot be redone automatically; do it again by ha
 def _journaled(t: Tournament):
     return (
         Event.objects.filter(tournament=t)
-        .exclude(kind__in=AUTOMATIC)
+        .exclude(kind__in=AUTOMATIC | NOT_ACTIONS)
         .order_by("-id")
         .only("id", "kind", "payload", "undone")
     )
 
 
 def undo_target(t: Tournament) -> Event | None:
-    """The last action not undone yet. Actions that keep no journal (a chip race, with its own
-    undo) stop the walk: undoing past them would lose what they did."""
+    """The last action not undone yet. Actions that keep no journal and have no undo the
+    general undo can call stop the walk: undoing past them would lose what they did."""
     for e in (
         _journaled(t).filter(undone=False).exclude(kind__in=SELF_UNDOS).iterator(chunk_size=50)
     ):
-        if "undo" in (e.payload or {}):
+        if "undo" in (e.payload or {}) or e.kind in DELEGATED:
             return e
         if e.kind in NO_UNDO_NEEDED:
             return None
@@ -58,13 +75,28 @@ def undo_target(t: Tournament) -> Event | None:
     return None
 
 
-def action_undo(*, tournament_id: int, actor=None) -> dict[str, Any]:
-    """Undo the last action not yet undone."""
+def _check_expected(target: Event | None, expected: int | None, what: str) -> None:
+    """``expected``: the event the director's screen offered to undo or redo. Checked under
+    the lock, so a double click or two directors at once act once, not on the next action."""
+    if expected is not None and (target is None or target.pk != expected):
+        raise DomainError(
+            "stale", MSG_STALE.format(what=what), status=409, fields={"event": expected}
+        )
+
+
+def action_undo(*, tournament_id: int, actor=None, expected: int | None = None) -> dict[str, Any]:
+    """Undo the last action not yet undone (``expected``: only if that is this event)."""
     with transaction.atomic():
         t = lock_tournament(tournament_id)
         target = undo_target(t)
+        _check_expected(target, expected, "undo")
         if target is None:
             raise DomainError("nothing_to_undo", MSG_NOTHING_TO_UNDO, status=409)
+        if target.kind in DELEGATED and "undo" not in (target.payload or {}):
+            from tourney.colorup import colorup_undo_event
+
+            colorup_undo_event(t, target, actor)  # records its own undo event
+            return {"undid": target.pk, "kind": target.kind}
         fields = restore(target.payload["undo"])
         for name, value in fields.items():
             setattr(t, name, value)
@@ -93,6 +125,8 @@ def redo_target(t: Tournament) -> Event | None:
             continue
         if "undo" in payload and not e.undone:
             return None  # a new action since the last undo: nothing to redo
+        if e.kind in DELEGATED:
+            return None  # a chip race or finish since (even undone): it cannot be redone
     return None
 
 
@@ -120,28 +154,30 @@ def _services() -> dict[str, Any]:
     return table
 
 
-def action_redo(*, tournament_id: int, actor=None) -> dict[str, Any]:
-    """Run the last undone action again (only while no new action came after the undo)."""
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is None:
-        raise DomainError("not_found", "No such tournament.", status=404)
-    target = redo_target(t)
-    if target is None:
-        raise DomainError("nothing_to_redo", MSG_NOTHING_TO_REDO, status=409)
-    call = target.payload.get("call")
-    fn = _services().get((call or {}).get("service"))
-    if fn is None:
-        raise DomainError("cannot_redo", MSG_CANNOT_REDO, status=409)
-    kwargs = dict(call["kwargs"])
-    if "now" in kwargs and kwargs["now"]:
-        from datetime import datetime
+def action_redo(*, tournament_id: int, actor=None, expected: int | None = None) -> dict[str, Any]:
+    """Run the last undone action again (only while no new action came after the undo).
+    The target is chosen under the tournament lock and the service runs in the same
+    transaction (its own lock nests in it): two redos at once apply the action once."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        target = redo_target(t)
+        _check_expected(target, expected, "redo")
+        if target is None:
+            raise DomainError("nothing_to_redo", MSG_NOTHING_TO_REDO, status=409)
+        call = target.payload.get("call")
+        fn = _services().get((call or {}).get("service"))
+        if fn is None:
+            raise DomainError("cannot_redo", MSG_CANNOT_REDO, status=409)
+        kwargs = dict(call["kwargs"])
+        if "now" in kwargs and kwargs["now"]:
+            from datetime import datetime
 
-        kwargs["now"] = datetime.fromisoformat(kwargs["now"])
-    if "busts" in kwargs:
-        kwargs["busts"] = [tuple(b) for b in kwargs["busts"]]
-    token = redoing.set(target.pk)
-    try:
-        fn(tournament_id=tournament_id, actor=actor, **kwargs)
-    finally:
-        redoing.reset(token)
+            kwargs["now"] = datetime.fromisoformat(kwargs["now"])
+        if "busts" in kwargs:
+            kwargs["busts"] = [tuple(b) for b in kwargs["busts"]]
+        token = redoing.set(target.pk)
+        try:
+            fn(tournament_id=tournament_id, actor=actor, **kwargs)
+        finally:
+            redoing.reset(token)
     return {"redid": target.pk, "kind": target.kind}

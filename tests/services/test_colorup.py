@@ -502,3 +502,155 @@ def test_rack_plan_counts_race_and_direct_change_up_chips(at_break, director):
             "at_most_not_raced": players_3,
         }
     ]
+
+
+# ---------------------------------------------------------------- the general undo (issue 10)
+
+
+def _colorup_state(t: Tournament) -> dict:
+    """What a race or a finish can change: the chips in play (RULES 5.9), the draw counter
+    (RULES 1.1), the chips of the color-up and the races that count."""
+    t = Tournament.objects.get(pk=t.pk)
+    return {
+        "delta": t.chips_color_up_delta,
+        "total": selectors.total_chips(t),
+        "draw_counter": t.draw_counter,
+        "in_play": sorted(
+            ChipDenomination.objects.filter(tournament=t, in_play=True).values_list(
+                "value", flat=True
+            )
+        ),
+        "races": sorted(
+            (r["table"], r["remove"], r["chips_delta"]) for r in colorup.colorup_pending(t)["races"]
+        ),
+    }
+
+
+def test_the_general_undo_takes_back_a_finish_then_the_races_then_goes_on(at_break, director):
+    """The dashboard's undo of the last action, after a color-up: the finish, then each race
+    (with the chips it added and its draw), then the action before them, exactly."""
+    from tourney.undo import action_redo, action_undo
+
+    services.clock_action(tournament_id=at_break.pk, action="resume", actor=director)
+    before_races = _colorup_state(at_break)
+    a = _seats(at_break, 1)[0]
+    _race(at_break, 1, odd_chips={a: 2}, cards={a: ["Ah", "Kh"]}, actor=director)  # +50
+    after_first = _colorup_state(at_break)
+    odd = {s: 1 + i % 3 for i, s in enumerate(_seats(at_break, 2))}
+    drawn = _race(at_break, 2, odd_chips=odd, actor=director)  # the software deals
+    after_races = _colorup_state(at_break)
+    assert after_races["draw_counter"] == before_races["draw_counter"] + 1
+    colorup.colorup_finish(tournament_id=at_break.pk, denominations=[25], force=True)
+    assert _colorup_state(at_break)["in_play"][0] == 100
+
+    out = action_undo(tournament_id=at_break.pk, actor=director)
+
+    assert out["kind"] == "color_up_finished"
+    assert _colorup_state(at_break) == after_races  # 25s in play, both races live again
+    assert Event.objects.filter(kind="color_up_finish_undone").count() == 1
+    with pytest.raises(DomainError) as excinfo:  # the undone finish cannot be redone
+        action_redo(tournament_id=at_break.pk, actor=director)
+    assert excinfo.value.code == "nothing_to_redo"
+
+    out = action_undo(tournament_id=at_break.pk, actor=director)
+    assert out == {"undid": drawn["event"], "kind": "chip_race"}
+    assert _colorup_state(at_break) == after_first  # its chips and its draw are back
+    # Table 2 may race again, and the same draw comes out (the counter went back).
+    again = _race(at_break, 2, odd_chips=odd, actor=director)
+    assert again["seed"] == drawn["seed"] and again["players"] == drawn["players"]
+    assert action_undo(tournament_id=at_break.pk, actor=director)["undid"] == again["event"]
+
+    action_undo(tournament_id=at_break.pk, actor=director)
+    assert _colorup_state(at_break) == before_races
+    assert Event.objects.filter(kind="chip_race", undone=False).count() == 0
+
+    # Below the color-up, the journaled actions go on being undone (here: the resume).
+    assert Tournament.objects.get(pk=at_break.pk).clock_running is True
+    out = action_undo(tournament_id=at_break.pk, actor=director)
+    assert out["kind"] == "clock_resume"
+    assert Tournament.objects.get(pk=at_break.pk).clock_running is False
+
+
+def test_the_general_undo_of_a_race_keeps_a_later_draw(at_break, director):
+    """A race whose draw is not the last one (a later draw was undone by its own undo, not
+    the general one) gives back its chips but leaves the counter: no seed is dealt twice."""
+    from tourney.undo import action_undo
+
+    odd = {s: 1 for s in _seats(at_break, 1)}
+    first = _race(at_break, 1, odd_chips=odd, actor=director)
+    _race(at_break, 2, odd_chips={s: 1 for s in _seats(at_break, 2)}, actor=director)
+    colorup.colorup_race_undo(tournament_id=at_break.pk, table_number=2, remove=25)
+    counter = Tournament.objects.get(pk=at_break.pk).draw_counter
+
+    out = action_undo(tournament_id=at_break.pk, actor=director)
+
+    assert out == {"undid": first["event"], "kind": "chip_race"}
+    t = Tournament.objects.get(pk=at_break.pk)
+    assert t.chips_color_up_delta == 0 and t.draw_counter == counter
+
+
+# ---------------------------------------------------------------- concurrency (PostgreSQL)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_directors_racing_one_table_and_finishing_at_once_count_each_race_once(director):
+    """Five threads race table 1's 25s while a sixth forces the finish: the tournament row
+    lock lets one race in at most (before the finish), every other call is refused with a
+    409, and the chips it added are counted once (RULES 5.9)."""
+    import threading
+
+    from django.db import connections
+
+    from tests.conftest import TWO_LEVELS
+
+    t = services.tournament_create(actor=director, name="Rush", tables=2, seed=1, levels=TWO_LEVELS)
+    for i in range(12):
+        services.entry_register(tournament_id=t.pk, name=f"P{i}", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.clock_action(tournament_id=t.pk, action="next", actor=director)
+    seat = _seats(t, 1)[0]
+    results: list[dict] = []
+    refused: list[str] = []
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(6)
+
+    def call(k: int) -> None:
+        try:
+            barrier.wait()
+            if k < 5:
+                results.append(
+                    _race(t, 1, odd_chips={seat: 2}, cards={seat: ["As", "Kd"]}, actor=director)
+                )
+            else:
+                results.append(
+                    colorup.colorup_finish(
+                        tournament_id=t.pk, denominations=[25], force=True, actor=director
+                    )
+                )
+        except DomainError as exc:
+            refused.append(exc.code)
+        except BaseException as exc:  # noqa: BLE001 — asserted below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=call, args=(k,)) for k in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(120)
+
+    assert errors == []
+    assert len(results) + len(refused) == 6
+    finishes = [r for r in results if "removed" in r]
+    races = [r for r in results if "removed" not in r]
+    assert len(finishes) == 1 and len(races) <= 1
+    assert set(refused) <= {"already_raced", "denomination_not_in_play"}
+    t.refresh_from_db()
+    assert Event.objects.filter(tournament=t, kind="chip_race", undone=False).count() == len(races)
+    assert Event.objects.filter(tournament=t, kind="color_up_finished").count() == 1
+    assert t.chips_color_up_delta == 50 * len(races)  # 50 left over, half: the extra chip
+    assert finishes[0]["chips_delta"] == t.chips_color_up_delta
+    assert finishes[0]["not_raced"] == ({"25": [2]} if races else {"25": [1, 2]})
+    assert ChipDenomination.objects.get(tournament=t, value=25).in_play is False
