@@ -52,10 +52,68 @@ def test_production_starts_with_a_secret_key(tmp_path):
     assert r.stdout.strip() == "False True"
 
 
-def test_a_bad_boolean_setting_is_refused(tmp_path):
-    r = _run_python("import tourney.settings", DJANGO_DEBUG="maybe", TOURNEY_VAR_DIR=str(tmp_path))
+PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 50}
+
+
+@pytest.mark.parametrize(
+    "name, value, extra, message",
+    [
+        ("DJANGO_DEBUG", "maybe", {}, "is not a boolean"),
+        ("CLOCK_SWEEP_SECONDS", "abc", {}, "is not a number"),
+        ("CLOCK_SWEEP_SECONDS", "0", {}, "of at least 0.1 is needed"),
+        ("CLOCK_SWEEP_SECONDS", "nan", {}, "of at least 0.1 is needed"),
+        ("VACUUM_SECONDS", "x", {}, "is not a number"),
+        ("VACUUM_SECONDS", "-300", {}, "of at least 1 is needed"),
+        ("DJANGO_HSTS_SECONDS", "1y", PRODUCTION, "is not a whole number"),
+        ("DJANGO_HSTS_SECONDS", "-1", PRODUCTION, "of at least 0 is needed"),
+        ("DATABASE_PREPARE_THRESHOLD", "-2", {"DATABASE_URL": "postgres://h/x"}, "at least 0"),
+        ("DATABASE_URL", "nope", {}, "is not a database URL"),
+        ("CELERY_BROKER_URL", "bogus://x", {}, "is not a URL"),
+        ("CELERY_BROKER_URL", "127.0.0.1:6379", {}, "is not a URL"),
+        ("CELERY_BROKER_URL", "redis://127.0.0.1:port/0", {}, "is not a URL"),
+        ("CELERY_BROKER_URL", "redis://a:6379/0;rabbit", {}, "is not a URL"),
+        ("REDIS_URL", "notaurl", {}, "is not a URL"),
+        ("REDIS_URL", "redis:///1", {}, "is not a URL"),
+        ("REDIS_URL", "http://127.0.0.1:6379/1", {}, "is not a URL"),
+        ("DJANGO_CSRF_TRUSTED_ORIGINS", "tourney.example.org", {}, "is not a URL"),
+        ("TIME_ZONE", "Mars/Olympus", {}, "is not a time zone"),
+        ("LOG_LEVEL", "loud", {}, "is not DEBUG, INFO"),
+    ],
+)
+def test_a_bad_setting_stops_the_app_with_a_message_naming_it(
+    tmp_path, name, value, extra, message
+):
+    env = {**extra, name: value, "TOURNEY_VAR_DIR": str(tmp_path)}
+    r = _run_python("import tourney.settings", **env)
     assert r.returncode != 0
-    assert "DJANGO_DEBUG='maybe' is not a boolean" in r.stderr
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("django.core.exceptions.ImproperlyConfigured: " + name), last
+    assert message in last and (name == "DATABASE_URL" or repr(value.upper()) in last.upper())
+
+
+@pytest.mark.parametrize(
+    "name, value, setting, expected",
+    [
+        ("CLOCK_SWEEP_SECONDS", "0.5", "CLOCK_SWEEP_SECONDS", 0.5),
+        ("VACUUM_SECONDS", " 60 ", "VACUUM_SECONDS", 60.0),
+        ("CELERY_BROKER_URL", "redis://:pw@127.0.0.1:6379/0", "CELERY_BROKER_URL", None),
+        ("CELERY_BROKER_URL", "amqp://guest@rabbit//", "CELERY_BROKER_URL", None),
+        ("REDIS_URL", "rediss://cache.example.org:6380/1", "REDIS_URL", None),
+        ("REDIS_URL", "unix:///run/redis.sock?db=1", "REDIS_URL", None),
+        ("DJANGO_CSRF_TRUSTED_ORIGINS", "https://a.example,https://*.b.example", None, None),
+        ("TIME_ZONE", "Europe/Paris", "TIME_ZONE", None),
+    ],
+)
+def test_good_settings_are_taken_as_given(tmp_path, name, value, setting, expected):
+    code = f"import tourney.settings as s; print(repr(s.{setting or 'CSRF_TRUSTED_ORIGINS'}))"
+    r = _run_python(code, **{name: value, "TOURNEY_VAR_DIR": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    if expected is not None:
+        assert r.stdout.strip() == repr(expected)
+    elif setting:
+        assert r.stdout.strip() == repr(value.strip())
+    else:
+        assert r.stdout.strip() == repr(value.split(","))
 
 
 def test_postgresql_binds_and_prepares_on_the_server_unless_told_not_to(tmp_path):
@@ -81,7 +139,7 @@ def test_postgresql_binds_and_prepares_on_the_server_unless_told_not_to(tmp_path
     assert "'prepare_threshold': 5" in five.stdout, five.stderr
     bad = _run_python(code, **{**env, "DATABASE_PREPARE_THRESHOLD": "often"})
     assert bad.returncode != 0
-    assert "DATABASE_PREPARE_THRESHOLD: a whole number" in bad.stderr
+    assert "DATABASE_PREPARE_THRESHOLD='often' is not a whole number" in bad.stderr
 
 
 def test_development_generates_a_secret_key_once(tmp_path):

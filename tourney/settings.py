@@ -7,9 +7,12 @@ DATABASE_URL / CELERY_BROKER_URL / REDIS_URL at PostgreSQL and Redis for a card 
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
+import zoneinfo
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -41,6 +44,48 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [part.strip() for part in raw.split(",") if part.strip()]
 
 
+def env_number(name: str, default: float, *, whole: bool = False, minimum: float = 0) -> float:
+    """A number (``whole``: an integer) of at least ``minimum``; unset or empty: ``default``."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    kind = "a whole number" if whole else "a number"
+    try:
+        value = int(raw.strip()) if whole else float(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not {kind}") from None
+    if not math.isfinite(value) or value < minimum:
+        raise ImproperlyConfigured(f"{name}={raw!r}: {kind} of at least {minimum} is needed")
+    return value
+
+
+def env_url(name: str, default: str, schemes: tuple[str, ...], sep: str = "") -> str:
+    """A URL of one of ``schemes`` (with ``sep``: several, joined by it), checked at start so a
+    typo stops the app here instead of failing later in a worker or at the first cache read."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    value = raw.strip()
+    for part in value.split(sep) if sep else [value]:
+        if sep and not part.strip():
+            continue  # "a,b," : an empty item
+        try:
+            url = urlsplit(part.strip())
+            url.port  # noqa: B018  (raises ValueError for a port that is not a number)
+        except ValueError:
+            url = None
+        host_needed = url is not None and url.scheme not in ("unix", "filesystem", "memory")
+        if (
+            url is None
+            or url.scheme not in schemes
+            or "://" not in part
+            or (host_needed and not url.hostname)
+        ):
+            wanted = ", ".join(f"{scheme}://" for scheme in schemes)
+            raise ImproperlyConfigured(f"{name}={raw!r} is not a URL ({wanted})")
+    return value
+
+
 DEBUG = env_bool("DJANGO_DEBUG", True)
 
 
@@ -67,6 +112,7 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS",
     ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [],
 )
+env_url("DJANGO_CSRF_TRUSTED_ORIGINS", "", ("https", "http"), sep=",")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -162,14 +208,13 @@ if _db["ENGINE"] == "django.db.backends.postgresql" and env_bool(
     _db.setdefault("OPTIONS", {})["server_side_binding"] = True
     _prepare = os.environ.get("DATABASE_PREPARE_THRESHOLD", "2").strip()
     if _prepare:  # empty: bound by the server, never prepared
-        try:
-            _db["OPTIONS"]["prepare_threshold"] = int(_prepare)
-        except ValueError:
-            raise ImproperlyConfigured("DATABASE_PREPARE_THRESHOLD: a whole number") from None
+        _db["OPTIONS"]["prepare_threshold"] = env_number(
+            "DATABASE_PREPARE_THRESHOLD", 2, whole=True
+        )
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+REDIS_URL = env_url("REDIS_URL", "", ("redis", "rediss", "unix"), sep=",")
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -189,7 +234,13 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+TIME_ZONE = os.environ.get("TIME_ZONE", "UTC").strip() or "UTC"
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+    raise ImproperlyConfigured(
+        f"TIME_ZONE={TIME_ZONE!r} is not a time zone (e.g. Europe/Paris)"
+    ) from None
 USE_I18N = True
 USE_TZ = True
 
@@ -209,7 +260,12 @@ WHITENOISE_USE_FINDERS = True
 
 # Celery: an embedded broker by default (kombu's filesystem transport: no server needed, ETA
 # tasks fire on time); CELERY_BROKER_URL=redis://127.0.0.1:6379/0 in a card room.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or "filesystem://"
+CELERY_BROKER_URL = env_url(
+    "CELERY_BROKER_URL",
+    "filesystem://",
+    ("filesystem", "redis", "rediss", "sentinel", "amqp", "amqps", "pyamqp", "memory"),
+    sep=";",  # kombu's fail-over list
+)
 if CELERY_BROKER_URL == "filesystem://":
     _broker_dir = VAR_DIR / "broker"
     _broker_dir.mkdir(parents=True, exist_ok=True)
@@ -228,9 +284,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "5"))
+CLOCK_SWEEP_SECONDS = env_number("CLOCK_SWEEP_SECONDS", 5.0, minimum=0.1)
 # Upkeep of the hot tables where the PostgreSQL server's autovacuum is off (tourney/maintenance.py).
-VACUUM_SECONDS = float(os.environ.get("VACUUM_SECONDS", "300"))
+VACUUM_SECONDS = env_number("VACUUM_SECONDS", 300.0, minimum=1)
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", True)
@@ -238,14 +294,17 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = env_number("DJANGO_HSTS_SECONDS", 31536000, whole=True)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
 
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+if LOG_LEVEL not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):
+    raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not DEBUG, INFO, WARNING or ERROR")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
