@@ -443,3 +443,50 @@ def test_every_api_error_is_in_the_api_md_shape(director_api, tournament):
     # pages outside the API keep Django's own 404
     r = c.get("/nope/")
     assert r.status_code == 404 and not r["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.redis
+def test_the_celery_broker_is_the_configured_redis_and_carries_a_message():
+    import uuid
+
+    from tourney.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1)
+        assert conn.transport.driver_type == "redis"
+        assert conn.as_uri().split("@")[-1] in os.environ["CELERY_BROKER_URL"]
+        queue = conn.SimpleQueue(f"tourney-test-{uuid.uuid4().hex}")
+        try:
+            sent = {"ping": uuid.uuid4().hex}
+            queue.put(sent)
+            message = queue.get(timeout=5)
+            message.ack()
+            assert message.payload == sent
+        finally:
+            queue.queue(conn.default_channel).delete()
+            queue.close()
+
+
+@pytest.mark.redis
+def test_the_cache_is_the_configured_redis():
+    import uuid
+
+    import redis
+    from django.conf import settings
+    from django.core.cache import cache
+
+    url = os.environ.get("REDIS_URL", "").strip()
+    if not url:
+        pytest.skip("REDIS_URL is not set: the cache is local memory (.ci/run sets it)")
+    assert settings.CACHES["default"]["BACKEND"].endswith(".RedisCache")
+    key, value = f"foundation-{uuid.uuid4().hex}", {"level": 7, "left_ms": 734512}
+    cache.set(key, value, 30)
+    try:
+        assert cache.get(key) == value
+        # really in that Redis, not in this process: read it with a client of our own
+        direct = redis.Redis.from_url(url)
+        assert direct.exists(cache.make_key(key)) == 1
+        assert 0 < direct.ttl(cache.make_key(key)) <= 30
+    finally:
+        cache.delete(key)
+    assert cache.get(key) is None
