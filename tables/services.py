@@ -23,7 +23,13 @@ from tourney.rows import kept_cursor
 from tourney.rows import load as load_rows
 from tourney.rows import load_with as load_rows_with
 from tourney.rows import marks as in_marks
-from tourney.services import event_saved, next_rng, record_event, tournament_action
+from tourney.services import (
+    event_payload_set,
+    event_saved,
+    next_rng,
+    record_event,
+    tournament_action,
+)
 
 MSG_NO_TABLE = "No such table."
 MSG_TABLE_BROKEN = "This table is broken."
@@ -513,16 +519,25 @@ def seat_entry(
 ) -> dict[str, Any] | None:
     """RULES 1.3: a random open seat at one of the tables with the fewest players. When every
     seat is taken, open a table if the director allows it, else the entry is an alternate.
+    A new entry (``may_open`` None) never goes ahead of the alternates already waiting.
     ``last``: the action reads no seat after this (a registration), see ``apply_moves``."""
+    allowed = t.auto_open_tables if may_open is None else may_open
+    behind = False
+    if may_open is None and alternates_waiting(t, besides=entry.pk):
+        # The alternates take any open seat first, in their order (and the tables opened
+        # for them, if allowed); while one still waits, the new entry waits behind them.
+        seat_alternates(t, event=event, may_open=allowed)
+        behind = alternates_waiting(t, besides=entry.pk)
     rng, seed = next_rng(t)
-    picked = late_pick(t, rng)
+    picked = None if behind else late_pick(t, rng)
     opened = others = False
     if picked is None:
-        if not (t.auto_open_tables if may_open is None else may_open):
-            if j := journal_current():
-                j.note_entries([entry.pk])
-            Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ALTERNATE)
-            entry.status = Entry.Status.ALTERNATE
+        if behind or not allowed:
+            if entry.status != Entry.Status.ALTERNATE:  # an alternate not seated stays one
+                if j := journal_current():
+                    j.note_entries([entry.pk])
+                Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ALTERNATE)
+                entry.status = Entry.Status.ALTERNATE
             return None
         others = Table.objects.filter(tournament=t, status=Table.Status.OPEN).exists()
         row = tables_open(t, count=1)[0]
@@ -543,11 +558,24 @@ def seat_entry(
     return written[0]
 
 
+def alternates_waiting(t: Tournament, *, besides: int | None = None) -> bool:
+    """Is anyone on the alternates list? One probe of the (tournament, status) index: asked
+    at every registration."""
+    with kept_cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {ENTRY} WHERE tournament_id = %s AND status = %s AND id <> %s LIMIT 1",
+            [t.pk, Entry.Status.ALTERNATE.value, besides or 0],
+        )
+        return cursor.fetchone() is not None
+
+
 def seat_alternates(
-    t: Tournament, *, event: Event | None, waiting: int | None = None
+    t: Tournament, *, event: Event | None, waiting: int | None = None, may_open: bool = False
 ) -> list[dict[str, Any]]:
     """Alternates take the open seats in the order they registered, each by the RULES 1.3
-    draw; no table is opened for them. ``waiting``: how many there are, if known."""
+    draw, whenever seats open (an elimination, a table opened, a seat made available, a
+    registration undone). ``may_open``: a table may be opened for them (a new entry arrives
+    while they wait and the director allows it). ``waiting``: how many there are, if known."""
     if waiting == 0:
         return []
     seated = []
@@ -559,7 +587,7 @@ def seat_alternates(
         suffix="ORDER BY number",
     )
     for entry in waiting:
-        move = seat_entry(t, entry, event=event, may_open=False)
+        move = seat_entry(t, entry, event=event, may_open=may_open)
         if move is None:
             break
         seated.append(move)
@@ -763,6 +791,10 @@ def table_open(*, tournament_id: int, count: int = 1, actor=None) -> list[Table]
     with tournament_action(tournament_id) as t:
         rows = tables_open(t, count=count)
         event = record_event(t, "tables_opened", {"tables": [r.number for r in rows]}, actor)
+        # The alternates are seated first, in their order (RULES 1.3): seats opened.
+        seated = seat_alternates(t, event=event)
+        if seated:
+            event_payload_set(event, {**event.payload, "alternates": [m["entry"] for m in seated]})
         if t.clock_started:
             # In play the new tables are filled by balancing (RULES 3.3) at once.
             rebalance(t, event=event)
@@ -845,12 +877,18 @@ def seat_set_available(
         blocked.discard(seat) if available else blocked.add(seat)
         row.unavailable_seats = sorted(blocked)
         row.save(update_fields=["unavailable_seats"])
-        record_event(
+        event = record_event(
             t,
             "seat_availability",
             {"table": table_number, "seat": seat, "available": available},
             actor,
         )
+        if available:  # a seat opened: the first alternate takes a seat (RULES 1.3)
+            seated = seat_alternates(t, event=event)
+            if seated:
+                event_payload_set(
+                    event, {**event.payload, "alternates": [m["entry"] for m in seated]}
+                )
     return row
 
 

@@ -8,6 +8,7 @@ for the screen."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -28,7 +29,7 @@ from django.db.models import (
 from django.utils import timezone
 
 from tables.models import Move, Seat, Table
-from tables.services import blocked_sql
+from tables.services import alternates_waiting, blocked_sql, seat_alternates
 from tourney import money
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
@@ -39,9 +40,11 @@ from tourney.services import (
     lock_tournament,
     place_lag_step,
     record_event,
+    tournament_action,
 )
 
 UNDO_SECONDS = 60
+MAX_ID = 2**63  # ids are 64-bit: a larger one names no row (and overflows SQLite's driver)
 SEARCH_LIMIT = 8
 SEARCH_MAX_WORDS = 4
 
@@ -80,6 +83,8 @@ def desk_register(
     with transaction.atomic():
         # Locked first, so two desks choosing for the same player are serialised.
         t = lock_tournament(tournament_id)
+        if player_id is not None and not 0 < player_id < MAX_ID:
+            raise DomainError("not_found", "No such player.", status=404)
         if player_id is not None:
             mine = list(Entry.objects.filter(tournament=t, player_id=player_id).order_by("-number"))
             live = [e for e in mine if e.status != Entry.Status.BUSTED]
@@ -155,6 +160,12 @@ def entry_registration_undo(
         later = Event.objects.filter(
             tournament=t, pk__gt=registered.pk if registered else 0, payload__entry=e.pk
         ).exclude(kind="entry_reentered")
+        reentered = list(
+            Event.objects.filter(
+                tournament=t, kind="entry_reentered", payload__entry=e.pk, undone=False
+            ).values_list("pk", flat=True)
+        )
+        own = [registered.pk, *reentered] if registered else []
         if (
             registered is None
             or e.status == Entry.Status.BUSTED
@@ -164,14 +175,15 @@ def entry_registration_undo(
             or e.deal_amount is not None
             or any(m.event_id != registered.pk for m in moves)
             or later.exists()
+            # RULES 3.3: the table it opened was filled by moving other players; taking the
+            # entry away alone would leave the tables outside the balance tolerance.
+            or Move.objects.filter(event_id__in=own).exclude(entry=e).exists()
+            # A later action changed the entry's row or seat (an alternate seated since,
+            # which is no Move row: RULES 3.8); its journal names the entry.
+            or _touched_since(t, e, after=registered.pk, own=own)
         ):
             raise DomainError("undo_depends", MSG_UNDO_DEPENDS, status=409, fields={"entry": e.pk})
         seat = Seat.objects.filter(entry=e).select_related("table").first()
-        reentered = list(
-            Event.objects.filter(
-                tournament=t, kind="entry_reentered", payload__entry=e.pk, undone=False
-            ).values_list("pk", flat=True)
-        )
         payload: dict[str, Any] = {
             "entry": e.pk,
             "number": e.number,
@@ -217,7 +229,39 @@ def entry_registration_undo(
         Event.objects.filter(pk__in=payload["events"]).update(undone=True)
         record_event(t, "entry_registration_undone", payload, actor)
         money.prizes_assign(t)
+        payload["alternates_seated"] = (
+            _alternates_take_freed_seat(t.pk, payload["entry"], actor)
+            if seat is not None and alternates_waiting(t)
+            else []
+        )
     return payload
+
+
+def _touched_since(t: Tournament, e: Entry, *, after: int, own: list[int]) -> bool:
+    """Has an action since the registration (not undone) journaled this entry's row or seat?"""
+    key = str(e.pk)
+    return (
+        Event.objects.filter(tournament=t, pk__gt=after, undone=False)
+        .exclude(pk__in=own)
+        .filter(Q(payload__undo__entries__has_key=key) | Q(payload__undo__seats__has_key=key))
+        .exists()
+    )
+
+
+def _alternates_take_freed_seat(tournament_id: int, undone_entry: int, actor) -> list[int]:
+    """The seat the undone registration held goes to the first alternate (RULES 1.3), as an
+    action of its own with its journal, so the director can undo it like any other."""
+    with tournament_action(tournament_id) as t:
+        seated = [m["entry"] for m in seat_alternates(t, event=None)]
+        if seated:
+            record_event(
+                t,
+                "alternates_seated",
+                {"entries": seated, "after_undo_of": undone_entry},
+                actor,
+                defer=True,
+            )
+    return seated
 
 
 def _undo_table_changes(t: Tournament, journal: dict[str, Any], created: dict[str, Any]) -> list:
@@ -352,7 +396,9 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
     """Known players (anyone who has entered any tournament) whose name or nickname holds
     every typed word; exact and prefix matches first, then the most recently seen. Each row
     says what Enter would do here: register, re-enter, or nothing (still in play)."""
-    words = " ".join((query or "").split())[:120].split()[:SEARCH_MAX_WORDS]
+    # Control characters (a NUL the database refuses) match no name: they are dropped.
+    query = "".join(c for c in (query or "")[:480] if unicodedata.category(c) != "Cc")
+    words = " ".join(query.split())[:120].split()[:SEARCH_MAX_WORDS]
     if not words:
         return []
     text = " ".join(words)
@@ -462,12 +508,23 @@ def alternates(t: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+# The actions that open seats and so seat alternates (``tables.services.seat_alternates``).
+SEATING_KINDS = (
+    "elimination",
+    "tables_opened",
+    "seat_availability",
+    "alternates_seated",
+    "entry_registered",
+    "entry_reentered",
+)
+
+
 def seated_from_alternates(t: Tournament, limit: int = 8) -> list[dict[str, Any]]:
-    """Alternates who got a seat when one opened: entries an elimination's journal saw as
+    """Alternates who got a seat when one opened: entries an action's journal saw as
     alternates (first seatings are not Move rows, RULES 3.8), newest first, where they sit."""
     found: list[tuple[int, datetime]] = []
-    events = Event.objects.filter(tournament=t, kind="elimination", undone=False).order_by("-id")
-    for payload, at in events.values_list("payload", "created_at")[:50]:
+    events = Event.objects.filter(tournament=t, kind__in=SEATING_KINDS, undone=False)
+    for payload, at in events.order_by("-id").values_list("payload", "created_at")[:50]:
         before = ((payload or {}).get("undo") or {}).get("entries") or {}
         for pk, fields in before.items():
             if fields.get("status") == Entry.Status.ALTERNATE:
@@ -476,7 +533,7 @@ def seated_from_alternates(t: Tournament, limit: int = 8) -> list[dict[str, Any]
             break
     found = found[:limit]
     entries = Entry.objects.filter(pk__in=[pk for pk, _ in found]).select_related("player")
-    by_pk = {e.pk: e for e in entries}
+    by_pk = {e.pk: e for e in entries if e.status != Entry.Status.ALTERNATE}
     where = _seats(t, list(by_pk))
     rows = []
     for pk, at in found:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -52,6 +53,7 @@ MSG_ENTRY_NOT_SEATED = "This entry is not in play (already out or not seated)."
 MSG_DUPLICATE_ENTRY = "The same entry is listed twice."
 MSG_NAME_REQUIRED = "A player name is required."
 MSG_NAME_TOO_LONG = "The name is too long (120 characters at most)."
+MSG_NAME_CONTROL = "The name holds control characters; type it again."
 MSG_PLAYER_STILL_IN = "This player already has an entry in play."
 MSG_REGISTRATION_CLOSED = "Registration is closed."
 MSG_TOURNAMENT_FINISHED = "The tournament is finished."
@@ -556,7 +558,8 @@ def _item_start(items, anchor, idx, now) -> str | None:
 def _player_for(name: str, player_id: int | None) -> Player:
     """The known player, or a new one (not yet saved: the caller inserts it)."""
     if player_id is not None:
-        p = Player.objects.filter(pk=player_id).first()
+        # beyond what the column holds is no player (and no overflow in the driver)
+        p = Player.objects.filter(pk=player_id).first() if 0 < player_id < 2**63 else None
         if p is None:
             raise DomainError("not_found", "No such player.", status=404)
         return p
@@ -565,6 +568,8 @@ def _player_for(name: str, player_id: int | None) -> Player:
         raise DomainError("bad_input", MSG_NAME_REQUIRED, fields={"name": MSG_NAME_REQUIRED})
     if len(name) > 120:
         raise DomainError("bad_input", MSG_NAME_TOO_LONG, fields={"name": MSG_NAME_TOO_LONG})
+    if any(unicodedata.category(c) == "Cc" for c in name):  # NUL, bell, escape …
+        raise DomainError("bad_input", MSG_NAME_CONTROL, fields={"name": MSG_NAME_CONTROL})
     return Player(name=name)
 
 

@@ -498,3 +498,80 @@ def test_a_quiet_elimination_writes_its_event_undo_data_seats_and_busts_in_one_s
     assert not Seat.objects.filter(entry=entries[0]).exists()
     action_undo(tournament_id=t.pk, actor=director)
     assert snapshot(t) == before
+
+
+# ---------------------------------------------------------------- alternates as seats open
+
+
+def _status(*entries) -> list[str]:
+    return [Entry.objects.get(pk=e.pk).status for e in entries]
+
+
+@pytest.mark.parametrize("started", [False, True])
+def test_opening_a_table_seats_the_alternates_in_order_before_balancing(director, started):
+    from tests.services.test_undo import snapshot
+
+    t = make(director, tables=1, seats=2, auto_open_tables=False)
+    a, b, c, d, e = register(t, 5, director)
+    assert _status(c, d, e) == ["alternate"] * 3
+    if started:
+        services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    before = snapshot(t)
+    ts.table_open(tournament_id=t.pk, actor=director)
+    # RULES 1.3: the waiting players take the new table's seats, in their order, instead of
+    # balancing moving seated players into it (3.3); the new table holds two seats.
+    assert _status(c, d, e) == ["seated", "seated", "alternate"]
+    assert sizes(t) == {1: 2, 2: 2}
+    assert {Seat.objects.get(entry=x).table.number for x in (c, d)} == {2}
+    assert not Move.objects.filter(tournament=t).exists()  # first seatings, nobody moved
+    event = Event.objects.get(tournament=t, kind="tables_opened")
+    assert event.payload["alternates"] == [c.pk, d.pk]
+    action_undo(tournament_id=t.pk, actor=director)  # the director's undo puts all back
+    assert snapshot(t) == before
+
+
+def test_a_seat_made_available_again_goes_to_the_first_alternate(director):
+    from tests.services.test_undo import snapshot
+
+    t = make(director, tables=1, seats=3, auto_open_tables=False)
+    ts.seat_set_available(tournament_id=t.pk, table_number=1, seat=3, available=False)
+    a, b, c, d = register(t, 4, director)
+    assert _status(c, d) == ["alternate", "alternate"]
+    before = snapshot(t)
+    ts.seat_set_available(
+        tournament_id=t.pk, table_number=1, seat=3, available=True, actor=director
+    )
+    assert _status(c, d) == ["seated", "alternate"]
+    assert Seat.objects.get(entry=c).number == 3
+    event = Event.objects.filter(tournament=t, kind="seat_availability").latest("pk")
+    assert event.payload["alternates"] == [c.pk]
+    action_undo(tournament_id=t.pk, actor=director)
+    assert snapshot(t) == before
+
+
+def test_a_new_entry_waits_behind_the_alternates(director):
+    t = make(director, tables=1, seats=2, auto_open_tables=False)
+    a, b, c = register(t, 3, director)
+    # A free seat while c waits, left by no service (the services seat c at once): the
+    # registration's own guard must still hand it to c.
+    Seat.objects.filter(entry=b).delete()
+    Entry.objects.filter(pk=b.pk).update(status=Entry.Status.BUSTED)
+    (late,) = register(t, 1, director, prefix="Late")
+    # c takes the free seat first; the late entry is behind c, not ahead of it.
+    assert _status(c, late) == ["seated", "alternate"]
+    (later,) = register(t, 1, director, prefix="Later")
+    assert _status(later) == ["alternate"]
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.elimination_record(tournament_id=t.pk, busts=[(a.pk, 100)], actor=director)
+    assert _status(late, later) == ["seated", "alternate"]  # in the order they came
+
+
+def test_a_new_entry_with_tables_allowed_opens_them_for_the_alternates_first(director):
+    t = make(director, tables=1, seats=2, auto_open_tables=False)
+    a, b, c = register(t, 3, director)
+    t.auto_open_tables = True
+    t.save(update_fields=["auto_open_tables"])
+    (late,) = register(t, 1, director, prefix="Late")
+    assert _status(c, late) == ["seated", "seated"]
+    assert Seat.objects.get(entry=c).table.number == 2  # the alternate's table, opened first
+    assert sizes(t) == {1: 2, 2: 2}

@@ -16,6 +16,7 @@ from django.utils import timezone
 from tables.models import Move, Seat
 from tables.services import move_manual, seat_set_available
 from tourney import desk, money, services
+from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.roles import DESK_GROUP
 from tourney.views import desk as desk_views
@@ -191,6 +192,8 @@ def test_register_a_known_player_of_a_past_tournament_reuses_the_player(
         ("", services.MSG_NAME_REQUIRED),
         ("   ", services.MSG_NAME_REQUIRED),
         ("x" * 121, "The name is too long (120 characters at most)."),
+        ("\x07\x08", services.MSG_NAME_CONTROL),  # only control characters
+        ("Ann\x1b[2JLee", services.MSG_NAME_CONTROL),  # an escape sequence inside
     ],
 )
 def test_bad_name_shows_the_message_and_changes_nothing(clerk_client, tournament, name, message):
@@ -218,6 +221,61 @@ def test_bad_player_id_is_refused(clerk_client, tournament):
     response = register(clerk_client, tournament, player_id="987654")
     assert response.status_code == 404
     assert "No such player." in response.content.decode()
+    assert snapshot(tournament) == before
+
+
+HUGE = "99999999999999999999"  # beyond a 64-bit id: SQLite's driver overflowed on it
+
+
+def test_oversized_ids_are_refused_and_change_nothing(clerk_client, director, tournament):
+    register(clerk_client, tournament, name="Ann Lee")
+    entry = Entry.objects.get(tournament=tournament)
+    before = snapshot(tournament)
+    for raw in (HUGE, "-1", "0", "9" * 5000):
+        response = register(clerk_client, tournament, player_id=raw)
+        assert response.status_code == 400
+        assert desk_views.MSG_BAD_PLAYER in response.content.decode()
+        response = clerk_client.post(url("tourney-desk-undo", tournament), {"entry": raw})
+        assert response.status_code == 404
+        assert desk.MSG_ENTRY_NOT_FOUND in response.content.decode()
+        page = clerk_client.get(url("tourney-desk", tournament), {"entry": raw})
+        assert page.status_code == 200 and 'id="seat-card"' not in page.content.decode()
+    response = clerk_client.post(f"/desk/{tournament.pk}/entries/{HUGE}/rebuy/")
+    assert 400 <= response.status_code < 500
+    with pytest.raises(DomainError) as refused:
+        desk.desk_register(tournament_id=tournament.pk, player_id=2**63, actor=director)
+    assert refused.value.code == "not_found"
+    with pytest.raises(DomainError) as refused:
+        services.entry_register(tournament_id=tournament.pk, player_id=2**64, actor=director)
+    assert refused.value.code == "not_found"
+    assert snapshot(tournament) == before
+    assert Entry.objects.get(tournament=tournament).pk == entry.pk
+
+
+def test_nul_and_control_characters_never_reach_the_database(
+    clerk_client, director, tournament, settings
+):
+    # Whatever the edge does with a NUL (tourney.middleware may refuse it first), the desk's
+    # own reads and writes refuse or drop control characters (PostgreSQL text cannot hold a
+    # NUL: a DataError, a 500; SQLite stored it).
+    settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if "RejectNul" not in m]
+    services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    before = snapshot(tournament)
+    for name in ("Ann\x00Lee", "\x00"):
+        for htmx in (False, True):
+            response = register(clerk_client, tournament, htmx=htmx, name=name)
+            assert response.status_code == 400
+            body = response.content.decode()
+            assert services.MSG_NAME_CONTROL in body and 'data-code="bad_input"' in body
+    response = clerk_client.get(url("tourney-desk-search", tournament), {"q": "an\x00n"}, **HTMX)
+    assert response.status_code == 200 and "Ann Lee" in response.content.decode()
+    page = clerk_client.get(url("tourney-desk", tournament), {"q": "Ann\x00\x07"})
+    assert page.status_code == 200 and "Ann Lee" in page.content.decode()
+    with pytest.raises(DomainError) as refused:
+        desk.desk_register(tournament_id=tournament.pk, name="Bob\x00Stone", actor=director)
+    assert (refused.value.code, refused.value.message) == ("bad_input", services.MSG_NAME_CONTROL)
+    assert [r["name"] for r in desk.player_search(tournament, "An\x00n L\x07ee")] == ["Ann Lee"]
+    assert desk.player_search(tournament, "\x00\x01") == []
     assert snapshot(tournament) == before
 
 
@@ -423,6 +481,102 @@ def test_full_room_makes_alternates_who_are_seated_in_order(clerk_client, direct
     seat = Seat.objects.select_related("table").get(entry=cy)
     assert f"#3 Cy Berg → <b>table {seat.table.number} seat {seat.number}</b>" in side
     assert "#4 Dee Novak" in side
+
+
+def _small(director, **options):
+    return services.tournament_create(
+        actor=director,
+        name="Small",
+        seats_per_table=2,
+        tables=1,
+        seed=3,
+        options={"auto_open_tables": False, **options},
+    )
+
+
+def test_undo_gives_the_freed_seat_to_the_first_alternate_and_dee_waits_behind(
+    clerk_client, desk_clerk, director
+):
+    from tests.services.test_table_players import assert_table_players_true
+    from tourney.undo import action_undo
+
+    t = _small(director)
+    register(clerk_client, t, name="Ann Lee")
+    register(clerk_client, t, name="Bob Stone")
+    services.entry_register(tournament_id=t.pk, name="Cy Berg", actor=director)
+    bob = Entry.objects.get(tournament=t, player__name="Bob Stone")
+    cy = Entry.objects.get(tournament=t, player__name="Cy Berg")
+    assert cy.status == Entry.Status.ALTERNATE
+
+    response = clerk_client.post(url("tourney-desk-undo", t), {"entry": bob.pk}, **HTMX)
+    assert response.status_code == 200
+    cy.refresh_from_db()
+    assert cy.status == Entry.Status.SEATED  # RULES 1.3: the seat Bob held is Cy's now
+    assert desk.desk_status(t)["seats_free"] == 0
+    seated = Event.objects.get(tournament=t, kind="alternates_seated")
+    assert seated.actor == desk_clerk and seated.payload["entries"] == [cy.pk]
+    side = clerk_client.get(url("tourney-desk-side", t), **HTMX).content.decode()
+    seat = Seat.objects.select_related("table").get(entry=cy)
+    assert f"#3 Cy Berg → <b>table {seat.table.number} seat {seat.number}</b>" in side
+
+    register(clerk_client, t, name="Dee Novak")
+    dee = Entry.objects.get(tournament=t, player__name="Dee Novak")
+    assert dee.status == Entry.Status.ALTERNATE  # behind Cy, not ahead of him
+    # Dee's registration undone, then the director undoes the seating of Cy: Cy waits again.
+    assert clerk_client.post(url("tourney-desk-undo", t), {"entry": dee.pk}).status_code == 303
+    assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "alternates_seated"
+    cy.refresh_from_db()
+    assert cy.status == Entry.Status.ALTERNATE and not Seat.objects.filter(entry=cy).exists()
+    assert desk.desk_status(t)["seats_free"] == 1
+    assert_table_players_true(t)  # the seat counters agree with the seats
+
+
+def test_undo_of_an_alternate_frees_no_seat_and_seats_nobody(clerk_client, director):
+    t = _small(director)
+    for name in ("Ann Lee", "Bob Stone", "Cy Berg", "Dee Novak"):
+        register(clerk_client, t, name=name)
+    dee = Entry.objects.get(tournament=t, player__name="Dee Novak")
+    assert clerk_client.post(url("tourney-desk-undo", t), {"entry": dee.pk}).status_code == 303
+    cy = Entry.objects.get(tournament=t, player__name="Cy Berg")
+    assert cy.status == Entry.Status.ALTERNATE
+    assert not Event.objects.filter(tournament=t, kind="alternates_seated").exists()
+
+
+def test_undo_is_refused_when_its_registration_moved_other_players(clerk_client, director):
+    t = services.tournament_create(actor=director, name="Bal", seats_per_table=3, tables=2, seed=5)
+    for i in range(6):
+        services.entry_register(tournament_id=t.pk, name=f"P{i}", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    register(clerk_client, t, name="Late Larry")
+    late = Entry.objects.get(tournament=t, player__name="Late Larry")
+    reg = Event.objects.get(kind="entry_registered", payload__entry=late.pk)
+    # RULES 3.3: the table opened for Larry was filled by moving a player from the others
+    assert Move.objects.filter(event=reg).exclude(entry=late).exists()
+    before = snapshot(t)
+    response = clerk_client.post(url("tourney-desk-undo", t), {"entry": late.pk}, **HTMX)
+    assert response.status_code == 409
+    assert 'data-code="undo_depends"' in response.content.decode()
+    assert desk.MSG_UNDO_DEPENDS in response.content.decode()
+    assert snapshot(t) == before
+    reg.refresh_from_db()
+    assert not reg.undone
+
+
+def test_undo_is_refused_once_the_alternate_was_seated_since(clerk_client, director):
+    t = _small(director)
+    ann = services.entry_register(tournament_id=t.pk, name="Ann Lee", actor=director)
+    services.entry_register(tournament_id=t.pk, name="Bob Stone", actor=director)
+    register(clerk_client, t, name="Cy Berg")
+    cy = Entry.objects.get(tournament=t, player__name="Cy Berg")
+    assert cy.status == Entry.Status.ALTERNATE
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    bust(t, ann, director)
+    cy.refresh_from_db()
+    assert cy.status == Entry.Status.SEATED
+    before = snapshot(t)
+    response = clerk_client.post(url("tourney-desk-undo", t), {"entry": cy.pk})
+    assert response.status_code == 409 and desk.MSG_UNDO_DEPENDS in response.content.decode()
+    assert snapshot(t) == before
 
 
 def test_full_room_opens_a_table_when_the_director_allows_it(clerk_client, director):

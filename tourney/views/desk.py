@@ -58,6 +58,8 @@ def _entry_or_none(t: Tournament, raw: Any) -> Entry | None:
         pk = int(raw)
     except (TypeError, ValueError):
         return None
+    if not 0 < pk < desk.MAX_ID:
+        return None
     return Entry.objects.filter(tournament=t, pk=pk).select_related("player").first()
 
 
@@ -211,6 +213,8 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if raw_player:
         try:
             player_id = int(raw_player)
+            if not 0 < player_id < desk.MAX_ID:
+                raise ValueError(raw_player)
         except ValueError:
             error = DomainError("bad_input", MSG_BAD_PLAYER, fields={"player_id": MSG_BAD_PLAYER})
             context = _main_context(request, t, query=name, error=error)
