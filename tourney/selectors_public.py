@@ -14,6 +14,7 @@ and the browser rolls over by itself (RULES 4.3: the clock is derived, never cou
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -27,7 +28,7 @@ from tables.models import Move, Seat, Table
 from tourney.engine import clock as clock_engine
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.money import pool_of, prizes_of
-from tourney.selectors import average_stack, clock_payload
+from tourney.selectors import average_stack, clock_payload, total_chips
 from tourney.services import structure_items
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape.
@@ -40,6 +41,8 @@ FIND_MIN_CHARS = 2
 FIND_MAX_CHARS = 60
 FIND_LIMIT = 10
 MY_MOVES_LIMIT = 5
+# What models.new_display_token (secrets.token_urlsafe) writes, within the column's 64.
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 MSG_FIND_TOO_SHORT = "Type at least 2 letters of your name."
 MSG_FIND_TOO_LONG = "That is longer than any name here."
@@ -116,7 +119,11 @@ def display_version(token: str) -> Version | None:
     """The tournament id and ETag behind a display token, or None for a wrong token.
 
     Cached for a second per token, so a screen polling with an unchanged state costs a cache
-    read and no query; a change shows up at most ETAG_TTL_SECONDS late."""
+    read and no query; a change shows up at most ETAG_TTL_SECONDS late. A token that no
+    ``new_display_token`` could have written (a NUL, which PostgreSQL text refuses, a space,
+    too long) is wrong without a query."""
+    if not isinstance(token, str) or TOKEN_RE.fullmatch(token) is None:
+        return None
     key = _cache_key(token)
     hit = cache.get(key)
     if hit is not None:
@@ -142,10 +149,15 @@ def display_version(token: str) -> Version | None:
 
 
 def _version_number(etag: str) -> int | None:
+    """The version part of an ETag this module wrote, or None for anything else. ASCII digits
+    only: "²".isdigit() is true, but int("²") raises (a header may carry any Latin-1 byte)."""
     parts = etag.strip().removeprefix("W/").strip('"').split(".")
-    if len(parts) != 6 or parts[0] != str(STATE_FORMAT) or not parts[1].isdigit():
+    if len(parts) != 6 or parts[0] != str(STATE_FORMAT):
         return None
-    return int(parts[1])
+    number = parts[1]
+    if not (number.isascii() and number.isdigit()) or len(number) > 20:
+        return None
+    return int(number)
 
 
 def is_current(if_none_match: str, version: Version) -> bool:
@@ -269,7 +281,7 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         entries=Count("id"), bought=Sum("chips_bought")
     )
     left = Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
-    chips = (counts["bought"] or 0) + t.chips_color_up_delta
+    chips = total_chips(t, bought=counts["bought"] or 0)  # RULES 5.9
     rows, moves = _seating(t, now)
     tables_in_play = (
         Table.objects.filter(tournament=t, status=Table.Status.OPEN, occupied__isnull=False)

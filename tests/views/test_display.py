@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.cache import cache
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from tables.models import Move, Seat
@@ -135,6 +136,46 @@ def test_a_wrong_token_gets_404(client, seated_tournament, name):
     r = client.get(reverse(name, args=["not-the-token"]))
     assert r.status_code == 404
     assert seated_tournament.display_token not in r.content.decode()
+
+
+PUBLIC_PATHS = [
+    "/display/{}/",
+    "/display/{}/state.json",
+    "/p/{}/",
+    "/p/{}/find/?name=ann",
+]
+# Tokens no new_display_token could write: a NUL (PostgreSQL text refuses it: was a 500), a
+# space, a dot, a non-ASCII letter, a quote, a token longer than the column.
+BAD_TOKENS = ["%00", "a%00b", "a%20b", "a.b", "%C3%A9t%C3%A9", "a%27b", "x" * 65]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("token", BAD_TOKENS)
+@pytest.mark.parametrize("path", PUBLIC_PATHS)
+def test_a_token_no_display_could_have_answers_404_on_postgresql(client, tournament, path, token):
+    # Without the NUL middleware's 400 in front, the URL itself refuses a non-slug token.
+    stack = [m for m in settings.MIDDLEWARE if not m.endswith("RejectNulMiddleware")]
+    with override_settings(MIDDLEWARE=stack):
+        r = Client(raise_request_exception=False).get(path.format(token))
+    assert r.status_code == 404, (path, token, r.status_code)
+    assert tournament.display_token not in r.content.decode()
+
+
+@pytest.mark.parametrize("token", BAD_TOKENS)
+@pytest.mark.parametrize("path", PUBLIC_PATHS)
+def test_a_token_no_display_could_have_is_refused_with_a_4xx(client, tournament, path, token):
+    # The whole stack: a NUL is the middleware's 400 first, any other bad token the URL's 404.
+    r = Client(raise_request_exception=False).get(path.format(token))
+    assert r.status_code == (400 if "%00" in token else 404), (path, token, r.status_code)
+
+
+def test_display_version_refuses_a_token_no_display_could_have_without_a_query(
+    tournament, django_assert_num_queries
+):
+    with django_assert_num_queries(0):
+        for token in ("\x00", "a\x00b", "a b", "été", "x" * 65, ""):
+            assert public.display_version(token) is None, token
+    assert public.display_version(tournament.display_token) is not None
 
 
 def test_wrong_token_state_answers_the_error_shape(client, tournament):
@@ -279,6 +320,21 @@ def test_a_screen_holding_a_newer_state_is_not_sent_back_an_older_one(client, se
     older = '"' + ".".join(parts) + '"'
     assert _get_state(client, t, older).status_code == 200
     assert _get_state(client, t, '"garbage"').status_code == 200
+    # Crafted versions never 500: "²".isdigit() is true but int("²") raises; Latin-1 bytes
+    # are what a real client may send in a header.
+    for crafted in (
+        '"1.\u00b2.0.0.0.00"',
+        '"1.\u0663.0.0.0.00"',  # ARABIC-INDIC DIGIT THREE: isdigit, int() would take it
+        '"1.' + "9" * 400 + '.0.0.0.00"',
+        '"1..0.0.0.00"',
+        "W/" + older + ", " + '"1.\u00b2.0.0.0.00"',
+        ",,,",
+    ):
+        r = _get_state(client, t, crafted)
+        assert r.status_code == 200, crafted
+        assert r["ETag"] == etag
+    assert public._version_number('"1.\u00b2.0.0.0.00"') is None
+    assert public._version_number('"1.\u0663.0.0.0.00"') is None
 
 
 # ---------------------------------------------------------------- what a player may see
