@@ -1,5 +1,7 @@
 """Two desks registering at once never share a seat (TOURNAMENT_DAY; issue 7's load: eight
-desks, 400 players, 45 tables). Real threads on PostgreSQL, committed transactions."""
+desks, 400 players, 45 tables), and eight desks choosing the same known player make one entry.
+Real threads on PostgreSQL, committed transactions, through the desk's own write path
+(``tourney.desk.desk_register``: its lock, then the known-player and re-entry branches)."""
 
 from __future__ import annotations
 
@@ -10,26 +12,30 @@ import pytest
 from django.db import connections
 
 from tables.models import Seat, Table
-from tourney import services
+from tourney import desk, services
+from tourney.engine.errors import DomainError
 from tourney.models import Entry
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_eight_desks_register_400_players_into_45_tables_at_once(director):
+def test_eight_desks_register_400_players_into_45_tables_at_once(director, desk_clerk):
     t = services.tournament_create(actor=director, name="Rush", tables=45, seed=1)
     errors: list[BaseException] = []
 
-    def desk(k: int) -> None:
+    def one_desk(k: int) -> None:
         try:
             for i in range(50):
-                services.entry_register(tournament_id=t.pk, name=f"D{k}-{i}", actor=director)
+                entry, kind = desk.desk_register(
+                    tournament_id=t.pk, name=f"D{k}-{i}", actor=desk_clerk
+                )
+                assert kind == "registered"
         except BaseException as exc:  # noqa: BLE001 — asserted below
             errors.append(exc)
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=desk, args=(k,)) for k in range(8)]
+    threads = [threading.Thread(target=one_desk, args=(k,)) for k in range(8)]
     for th in threads:
         th.start()
     for th in threads:
@@ -46,3 +52,67 @@ def test_eight_desks_register_400_players_into_45_tables_at_once(director):
     per_table = Counter(tb for tb, *_ in seats)
     sizes = [per_table.get(r.pk, 0) for r in Table.objects.filter(tournament=t)]
     assert max(sizes) - min(sizes) <= 1  # RULES 1.3 keeps the draw even
+    assert set(Entry.objects.filter(tournament=t).values_list("created_by", flat=True)) == {
+        desk_clerk.pk
+    }
+
+
+def _race(n: int, fn) -> list:
+    """``fn`` in ``n`` threads released together; what each returned or the code it raised."""
+    barrier = threading.Barrier(n)
+    out: list = []
+
+    def run() -> None:
+        try:
+            barrier.wait(30)
+            out.append(fn())
+        except DomainError as exc:
+            out.append(exc.code)
+        except BaseException as exc:  # noqa: BLE001 — asserted below
+            out.append(repr(exc))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(120)
+    return out
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_eight_desks_choosing_one_known_player_make_one_entry_then_one_re_entry(
+    director, desk_clerk
+):
+    past = services.tournament_create(actor=director, name="Past", tables=1, seed=1)
+    known = services.entry_register(tournament_id=past.pk, name="Known Kim", actor=director)
+    t = services.tournament_create(
+        actor=director, name="Rush", tables=10, seed=1, options={"reentries_allowed": 5}
+    )
+
+    def choose():
+        return desk.desk_register(tournament_id=t.pk, player_id=known.player_id, actor=desk_clerk)[
+            1
+        ]
+
+    out = _race(8, choose)
+    # One desk registers the known player; the seven others see the entry in play.
+    assert sorted(out) == ["player_in_play"] * 7 + ["registered"]
+    mine = Entry.objects.filter(tournament=t, player_id=known.player_id)
+    assert mine.count() == 1 and mine.get().status == Entry.Status.SEATED
+    assert Seat.objects.filter(tournament=t).count() == 1
+
+    for name in ("Ann Lee", "Bob Stone"):
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    first = mine.get()
+    services.elimination_record(tournament_id=t.pk, busts=[(first.pk, 20000)], actor=director)
+    out = _race(8, choose)
+    # RULES 4.4: the busted player re-enters once, not eight times.
+    assert sorted(out) == ["player_in_play"] * 7 + ["reentered"]
+    live = mine.exclude(status=Entry.Status.BUSTED)
+    assert live.count() == 1 and live.get().number == 4
+    assert mine.count() == 2
+    seats = list(Seat.objects.filter(tournament=t).values_list("table_id", "number"))
+    assert len(seats) == len(set(seats)) == 3  # Ann, Bob and the re-entry
