@@ -193,6 +193,94 @@ def test_demo_command_is_idempotent(capsys):
     assert authenticate(username="director", password=password) is not None
 
 
+def _demo_is_whole(t: Tournament) -> None:
+    assert Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count() == 23
+    assert sorted(
+        Seat.objects.filter(tournament=t, table__number=n).count() for n in (1, 2, 3)
+    ) == [7, 8, 8]
+    names = sorted(Entry.objects.filter(tournament=t).values_list("player__name", flat=True))
+    from tourney.management.commands.demo import NAMES
+
+    assert names == sorted(NAMES)  # each once
+
+
+@pytest.mark.django_db
+def test_an_interrupted_demo_leaves_nothing_and_the_next_run_makes_it_whole(monkeypatch):
+    from tourney import services
+
+    real_register = services.entry_register
+    calls = []
+
+    def register_then_ctrl_c(**kwargs):
+        calls.append(kwargs["name"])
+        if len(calls) == 10:
+            raise KeyboardInterrupt  # Ctrl-C during `make run`'s registrations
+        return real_register(**kwargs)
+
+    monkeypatch.setattr(services, "entry_register", register_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("demo")
+    assert len(calls) == 10
+    assert not Tournament.objects.exists() and not Entry.objects.exists()
+    monkeypatch.setattr(services, "entry_register", real_register)
+    call_command("demo")
+    _demo_is_whole(Tournament.objects.get(slug="demo-friday-100"))
+
+
+@pytest.mark.django_db
+def test_a_demo_left_half_registered_is_finished_on_the_next_run(monkeypatch, capsys):
+    # What an older, non-atomic `make run` left after a Ctrl-C: the demo with 9 players.
+    from tourney.management.commands import demo
+
+    monkeypatch.setattr(demo, "NAMES", demo.NAMES[:9])
+    call_command("demo")
+    monkeypatch.undo()
+    t = Tournament.objects.get(slug="demo-friday-100")
+    assert t.entries.count() == 9
+    capsys.readouterr()
+    call_command("demo")
+    assert "Finished the demo tournament (14 more players seated)." in capsys.readouterr().out
+    _demo_is_whole(t)
+    assert Tournament.objects.count() == 1
+    call_command("demo")
+    assert "already there" in capsys.readouterr().out
+    _demo_is_whole(t)
+
+
+@pytest.mark.django_db
+def test_a_demo_in_play_is_not_filled_up_again(monkeypatch, capsys):
+    from tourney import services
+    from tourney.management.commands import demo
+
+    monkeypatch.setattr(demo, "NAMES", demo.NAMES[:9])
+    call_command("demo")
+    monkeypatch.undo()
+    t = Tournament.objects.get(slug="demo-friday-100")
+    director = t.events.first().actor
+    # the director started the demo's clock with its 9 players: it is theirs to play now
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    before = t.entries.count(), Event.objects.count()
+    capsys.readouterr()
+    call_command("demo")
+    assert "already there" in capsys.readouterr().out
+    assert (t.entries.count(), Event.objects.count()) == before == (9, before[1])
+
+
+@pytest.mark.django_db
+def test_the_demo_director_opens_the_admin(client, capsys):
+    call_command("demo")
+    password = [ln for ln in capsys.readouterr().out.splitlines() if "Director login" in ln][0]
+    assert client.login(username="director", password=password.split(" / ")[1])
+    assert client.get("/admin/").status_code == 200
+    assert client.get("/admin/tourney/tournament/").status_code == 200
+    client.logout()
+    from django.conf import settings
+
+    desk_password = (settings.VAR_DIR / "desk_password").read_text().strip()
+    assert client.login(username="desk", password=desk_password)
+    assert client.get("/admin/").status_code == 302  # the desk login is not staff
+
+
 @pytest.mark.django_db
 def test_database_refuses_a_second_entry_in_a_seat(seated_tournament):
     seat = Seat.objects.filter(tournament=seated_tournament).first()
