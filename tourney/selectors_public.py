@@ -426,8 +426,12 @@ def _norm(text: str) -> str:
 
 def find_seat(t: Tournament, query: str) -> dict[str, Any]:
     """Find my seat: players still in whose public name contains the query, or whose full name
-    has every word of the query as a whole word ("lee", "ann lee"). Whole words only on the
-    full name, so the phone page never spells out more of a name than the director allows.
+    the query names (public pages show names only as the director allows, issue 9).
+
+    With the ``full`` style the full name is public, so every word of the query being a whole
+    word of it is enough ("lee", "ann lee"). With ``initial`` or ``nickname`` the query must be
+    the whole full name (every word of it, in any order, nothing else): else typing a surname
+    would confirm who is behind "Ann L." or "Annie", which the director chose to hide.
 
     Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves"}]}."""
     q = _norm(query or "")
@@ -446,7 +450,9 @@ def find_seat(t: Tournament, query: str) -> dict[str, Any]:
         status__in=[Entry.Status.SEATED, Entry.Status.REGISTERED, Entry.Status.ALTERNATE],
     ).values_list("pk", "player__name", "player__nickname"):
         shown = public_name(style, name, nick)
-        if q in _norm(shown) or words <= set(_norm(name).split()):
+        full = set(_norm(name).split())
+        by_full_name = words <= full if style == Tournament.NameStyle.FULL else words == full
+        if q in _norm(shown) or by_full_name:
             found.append((entry_id, shown))
     if not found:
         answer["error"] = MSG_FIND_NONE

@@ -224,14 +224,21 @@ def test_phone_page_finds_my_seat(page, live_url, director, screenshot):
     services.clock_action(tournament_id=t.pk, action="start")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/p/{t.display_token}/")
+    # Names show as "Ann L.": the surname alone confirms nothing ...
     page.fill("#find-name", "Lee")
     page.click("#find-form button")
-    page.wait_for_selector(".seat-card")
+    page.wait_for_selector(".find-error")
+    assert page.locator(".seat-card").count() == 0
+    # ... the whole full name finds the seat, shown under the public name only.
     entry = Entry.objects.select_related("player").filter(player__name__endswith=" Lee").first()
+    page.fill("#find-name", entry.player.name)
+    page.click("#find-form button")
+    page.wait_for_selector(".seat-card")
     seat = Seat.objects.select_related("table").get(entry=entry)
     card = page.locator(".seat-card", has_text=entry.player.name.split()[0] + " L.").first
     assert card.locator(".tbl").text_content() == str(seat.table.number)
-    assert "name=Lee" in page.url
+    assert card.locator(".st").text_content() == str(seat.number)
+    assert "name=" + entry.player.name.split()[0] in page.url
     assert " Lee" not in page.text_content("#find-results")
     time.sleep(0.2)
     screenshot(page, "player-phone-390x844")

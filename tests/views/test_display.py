@@ -445,17 +445,46 @@ def _find(client, t, name, *, fragment=False):
     return client.get(reverse(view, args=[t.display_token]), {"name": name})
 
 
-def test_find_my_seat_by_a_whole_word_of_the_full_name(client, tournament, director):
+@pytest.mark.parametrize("query", ["ann lee", "Lee  Ann", "ANN LEE"])
+def test_find_my_seat_by_the_whole_full_name(client, tournament, director, query):
+    assert tournament.public_names == "initial"
     ann, _ = _register(tournament, director, ["Ann Lee", "Bob Stone"])
     seat = Seat.objects.get(entry=ann)
-    r = _find(client, tournament, "lee")
+    r = _find(client, tournament, query)
     assert r.status_code == 200
     html = r.content.decode()
-    assert "Ann L." in html and "Ann Lee" not in html
+    results = html.split('id="find-results"')[1]
+    assert "Ann L." in results and "Ann Lee" not in results
     assert (
-        f'Table <b class="tbl">{seat.table.number}</b> Seat <b class="st">{seat.number}</b>' in html
+        f'Table <b class="tbl">{seat.table.number}</b> Seat <b class="st">{seat.number}</b>'
+        in results
     )
-    assert "Bob S." not in html.split('id="find-results"')[1]
+    assert "Bob S." not in results
+
+
+@pytest.mark.parametrize("style", ["initial", "nickname"])
+@pytest.mark.parametrize("query", ["lee", "marie", "ann lee", "marie lee", "ann marie lee bob"])
+def test_a_part_of_a_hidden_full_name_finds_nothing(client, tournament, director, style, query):
+    # "Ann Marie Lee" shows as "Ann L." or "Annie": a surname (or any part of the full name
+    # short of all of it) must not confirm who she is.
+    Tournament.objects.filter(pk=tournament.pk).update(public_names=style)
+    ann = Player.objects.create(name="Ann Marie Lee", nickname="Annie")
+    services.entry_register(tournament_id=tournament.pk, player_id=ann.pk, actor=director)
+    _register(tournament, director, ["Bob Stone"])
+    results = _find(client, tournament, query).content.decode().split('id="find-results"')[1]
+    assert public.MSG_FIND_NONE in results
+    assert "seat-card" not in results
+    whole = _find(client, tournament, "lee ann marie").content.decode()
+    assert ("Annie" if style == "nickname" else "Ann L.") in whole.split('id="find-results"')[1]
+
+
+def test_with_full_names_public_a_whole_word_finds(client, tournament, director):
+    Tournament.objects.filter(pk=tournament.pk).update(public_names="full")
+    _register(tournament, director, ["Ann Marie Lee", "Bob Stone"])
+    for query in ("lee", "marie lee", "ann"):
+        results = _find(client, tournament, query).content.decode().split('id="find-results"')[1]
+        assert "Ann Marie Lee" in results and "Bob Stone" not in results, query
+    assert public.MSG_FIND_NONE in _find(client, tournament, "stone ann").content.decode()
 
 
 def test_find_my_seat_never_spells_out_more_of_a_name(client, tournament, director):
