@@ -114,6 +114,10 @@ ALLOWED_HOSTS = env_list(
 )
 env_url("DJANGO_CSRF_TRUSTED_ORIGINS", "", ("https", "http"), sep=",")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# Where phones reach the app (scheme and host, e.g. https://poker.example.org): the QR codes
+# of the seat cards and the display point there. Unset: the address the request came in on
+# (a desk laptop serving on localhost would print codes no phone can open).
+PUBLIC_BASE_URL = env_url("PUBLIC_BASE_URL", "", ("https", "http")).rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

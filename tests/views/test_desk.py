@@ -151,14 +151,37 @@ def test_register_new_player_without_javascript_redirects_to_the_seat_card(
     assert not Move.objects.filter(entry=entry).exists()  # a first seating is no move (3.8)
 
 
-def test_seat_card_qr_encodes_the_players_phone_page(clerk_client, tournament, monkeypatch):
+def test_seat_card_qr_encodes_the_players_phone_page(
+    clerk_client, tournament, monkeypatch, settings
+):
     seen = []
     real = desk_views._qr_svg
     monkeypatch.setattr(desk_views, "_qr_svg", lambda u: seen.append(u) or real(u))
-    register(clerk_client, tournament, name="Ann Lee")
+    register(clerk_client, tournament, name="Ann Lee-O'Neil")
     entry = Entry.objects.get(tournament=tournament)
+    seat = Seat.objects.select_related("table").get(entry=entry)
+    settings.PUBLIC_BASE_URL = ""
     clerk_client.get(url("tourney-desk", tournament), {"entry": entry.pk})
-    assert seen == [f"http://testserver/p/{tournament.display_token}/"]
+    path = f"/p/{tournament.display_token}/?name=Ann+Lee-O%27Neil"
+    assert seen == [f"http://testserver{path}"]
+    # The code opens the player's own view: their table and seat, found by their name.
+    phone = Client().get(path).content.decode()
+    assert phone.count('<article class="seat-card') == 1 and "find-error" not in phone
+    assert (
+        f'Table <b class="tbl">{seat.table.number}</b> Seat <b class="st">{seat.number}</b>'
+        in phone
+    )
+    # A desk laptop serving on localhost prints codes for the address phones reach.
+    settings.PUBLIC_BASE_URL = "https://poker.example.org"
+    seen.clear()
+    clerk_client.get(url("tourney-desk", tournament), {"entry": entry.pk})
+    assert seen == [f"https://poker.example.org{path}"]
+    from tourney.views import display
+
+    shown = []
+    monkeypatch.setattr(display, "_qr_svg", lambda u: shown.append(u) or real(u))
+    Client().get(reverse("tourney-display", args=[tournament.display_token]))
+    assert shown == [f"https://poker.example.org/p/{tournament.display_token}/"]
 
 
 def test_register_with_htmx_answers_the_main_fragment_and_tells_the_side_to_refresh(

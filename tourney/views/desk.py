@@ -23,6 +23,7 @@ from tourney import desk, money
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Tournament
 from tourney.roles import is_desk, is_director
+from tourney.views import public_url
 
 MSG_OVERRIDE_DIRECTOR_ONLY = "Only the director can register after registration has closed."
 MSG_BAD_PLAYER = "Choose a player from the list."
@@ -46,9 +47,9 @@ def _card(request: HttpRequest, t: Tournament, entry: Entry | None) -> dict[str,
     if entry is None:
         return None
     card = desk.seat_card(t, entry)
-    card["player_url"] = request.build_absolute_uri(
-        reverse("tourney-player", args=[t.display_token])
-    )
+    # The player's own view of the phone page: their seat and moves, found by their name.
+    path = reverse("tourney-player", args=[t.display_token])
+    card["player_url"] = public_url(request, f"{path}?{urlencode({'name': card['name']})}")
     card["qr"] = _qr_svg(card["player_url"])
     return card
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_safe
 
 from tourney import selectors_public as public
 from tourney.models import Tournament
+from tourney.views import public_url
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -73,7 +74,7 @@ def seating_rows(seating) -> str:
 
 
 def _page_context(request: HttpRequest, token: str, state: dict) -> dict:
-    player_url = request.build_absolute_uri(reverse("tourney-player", args=[token]))
+    player_url = public_url(request, reverse("tourney-player", args=[token]))
     return {
         "state": state,
         "seating_rows": seating_rows(state.get("seating", ())),
