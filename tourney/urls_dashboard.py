@@ -28,6 +28,10 @@ urlpatterns = [
     path(P + "money/deal/", money.deal, name="tourney-dashboard-deal"),
     path(P + "colorup/", money.colorup_page, name="tourney-dashboard-colorup"),
     path(P + "colorup/<int:number>/", money.colorup_race, name="tourney-dashboard-colorup-race"),
+    path(
+        P + "colorup/<int:number>/undo/", money.colorup_undo, name="tourney-dashboard-colorup-undo"
+    ),
+    path(P + "colorup/finish/", money.colorup_finish, name="tourney-dashboard-colorup-finish"),
     path(P + "floor/", tools.floor, name="tourney-dashboard-floor"),
     path(P + "floor/<str:tool>/", tools.floor, name="tourney-dashboard-floor-tool"),
     path(P + "structure/", tools.structure, name="tourney-dashboard-structure"),

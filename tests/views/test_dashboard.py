@@ -13,7 +13,7 @@ from django.utils.html import escape
 
 from tables import services as table_services
 from tables.models import Move, Seat, Table
-from tourney import charts, services, setup
+from tourney import charts, colorup, services, setup
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
@@ -842,13 +842,26 @@ def test_colorup_race_at_a_table(td, seated_tournament, director):
     )
     assert r.status_code == 200
     assert _events(seated_tournament, "chip_race") == 1
-    assert "25s raced" in r.content.decode()
+    html = r.content.decode()
+    assert "25s raced · 1 chip(s) of 100 won" in html
+    # 125 in odd 25s: one 100 is won, the 25 left is below half and leaves play (RULES 5.6).
+    race = Event.objects.get(tournament=seated_tournament, kind="chip_race").payload
+    (winner,) = [p for p in race["players"] if p["won"]]
+    cards = " ".join(winner["cards"])
+    assert f"S{winner['seat']} {winner['name']}: {winner['odd_chips']} odd · {cards} · " in html
+    assert html.count("<b>wins 1</b>") == 1
+    assert race["chips_delta"] == -25
+    assert f"Chips in play {20 * 20000 - 25:,}" in html  # RULES 5.9
+    seats_2 = list(
+        Seat.objects.filter(tournament=seated_tournament, table__number=2).order_by("number")
+    )
     r = td.post(
         url("tourney-dashboard-colorup-race", seated_tournament, 2),
-        {"remove": "25", f"odd_{seats[0].number}": "9", "deal": "software"},
+        {"remove": "25", f"odd_{seats_2[0].number}": "9", "deal": "software"},
         **HX,
     )
-    assert r.status_code in (400, 404)
+    assert r.status_code == 400  # four 25s make a 100: at most 3 odd chips (RULES 5.2)
+    assert escape(colorup.MSG_BAD_ODD) in r.content.decode()
     assert _events(seated_tournament, "chip_race") == 1
 
 
@@ -856,3 +869,212 @@ def test_reads_place_words():
     assert reads.place_words(21, 21) == "21st"
     assert reads.place_words(12, 13) == "12th–13th (tie)"
     assert reads.cash(123456) == "1,234.56"
+
+
+# ---------------------------------------------------------------- color-up: cards, undo, finish
+
+
+@pytest.fixture
+def colorup_break(seated_tournament, director):
+    """At the break that colors up the 25s (four to a 100), 20 players of 20,000."""
+    services.clock_action(tournament_id=seated_tournament.pk, action="start", actor=director)
+    services.clock_action(tournament_id=seated_tournament.pk, action="next", actor=director)
+    return seated_tournament
+
+
+def _table_seats(t: Tournament, table: int) -> list[int]:
+    return list(
+        Seat.objects.filter(tournament=t, table__number=table)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def _race_table_1_with_cards(td, t: Tournament):
+    """Three seats report 3, 2 and 1 odd 25s; the last one's whole stack (RULES 5.7); the
+    dealer's cards (RULES 5.8); 46 counted before the change-up."""
+    a, b, c = _table_seats(t, 1)[:3]
+    return td.post(
+        url("tourney-dashboard-colorup-race", t, 1),
+        {
+            "remove": "25",
+            f"odd_{a}": "3",
+            f"odd_{b}": "2",
+            f"odd_{c}": "1",
+            "whole": str(c),
+            f"cards_{a}": "2c 3d 4h",
+            f"cards_{b}": "As, 2d",
+            f"cards_{c}": "Kd",
+            "counted": "46",
+            "deal": "cards",
+        },
+        **HX,
+    )
+
+
+def _chips_in_play(t: Tournament) -> int:
+    from tourney import selectors
+
+    return selectors.total_chips(Tournament.objects.get(pk=t.pk))
+
+
+def test_colorup_with_the_dealers_cards_a_whole_stack_and_the_count(td, colorup_break):
+    t = colorup_break
+    a, b, c = _table_seats(t, 1)[:3]
+
+    r = _race_table_1_with_cards(td, t)
+
+    assert r.status_code == 200, r.content.decode()
+    html = r.content.decode()
+    # 150 in odd 25s: As wins a 100 (RULES 5.4), the 50 left is half: Kd wins one more (5.6).
+    assert "25s raced · 2 chip(s) of 100 won (dealer's cards)" in html
+    name = {
+        s.number: s.entry.player.name for s in Seat.objects.filter(tournament=t, table__number=1)
+    }
+    assert f"S{b} {name[b]}: 2 odd · As 2d · <b>wins 1</b>" in html
+    assert f"S{c} {name[c]}: 1 odd · Kd · <b>wins 1</b>" in html
+    assert f"S{a} {name[a]}: 3 odd · 2c 3d 4h · –" in html
+    race = Event.objects.get(tournament=t, kind="chip_race").payload
+    assert race["cards_given"] is True and race["seed"] is None
+    assert [p["seat"] for p in race["players"] if p["whole_stack"]] == [c]
+    assert (race["counted"], race["direct_chips"]) == (46, 10)  # (46 - 6) / 4
+    assert _chips_in_play(t) == 20 * 20000 + 50
+    assert "Only odd chips" in html and "All in" not in html  # RULES 5.7's column
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"whole": "\u00b2"}, {"odd_\u00b2": "1"}, {"cards_\u00b2": "As"}, {"odd_12345678901": "1"}],
+)
+def test_colorup_form_with_a_seat_that_is_not_a_number_is_a_message(td, colorup_break, change):
+    """ "²" passes str.isdigit() but not int(): a message, not a server error."""
+    r = td.post(
+        url("tourney-dashboard-colorup-race", colorup_break, 1),
+        {"remove": "25", "deal": "cards", **change},
+        **HX,
+    )
+    assert r.status_code == 400
+    assert "Seats are whole numbers." in r.content.decode()
+    assert _events(colorup_break, "chip_race") == 0
+
+
+def test_floor_race_with_a_superscript_count_is_a_message(td, seated_tournament):
+    r = td.post(
+        url("tourney-dashboard-floor-tool", seated_tournament, "race"),
+        {
+            "r_denominations": "25 100 500",
+            "r_remove": "25",
+            "r_seat_1": "1",
+            "r_chips_1": "\u00b2x1",
+        },
+        **HX,
+    )
+    assert r.status_code == 400
+    assert escape('Row 1: chips as "25x7 100x12" (value x count).') in r.content.decode()
+
+
+def test_undo_a_tables_race_from_the_colorup_page(td, colorup_break):
+    t = colorup_break
+    _race_table_1_with_cards(td, t)
+    html = td.get(url("tourney-dashboard-colorup", t)).content.decode()
+    undo_url = url("tourney-dashboard-colorup-undo", t, 1)
+    assert f'action="{undo_url}"' in html and "Undo this table's race of the 25s" in html
+
+    r = td.post(undo_url, {"remove": "25"}, **HX)
+
+    assert r.status_code == 200
+    assert _trigger(r)["tourney-changed"] == {"panel": "colorup"}
+    assert Event.objects.get(tournament=t, kind="chip_race").undone is True
+    assert _chips_in_play(t) == 20 * 20000
+    assert "25s raced" not in r.content.decode()
+    assert url("tourney-dashboard-colorup-race", t, 1) in r.content.decode()  # races again
+    # Nothing left to undo at that table: a message, and nothing changes.
+    r = td.post(undo_url, {"remove": "25"}, **HX)
+    assert r.status_code == 404
+    assert escape(colorup.MSG_RACE_NOT_FOUND) in r.content.decode()
+    assert _events(t, "chip_race_undone") == 1
+    # A plain form goes back to the table.
+    _race_table_1_with_cards(td, t)
+    r = td.post(undo_url, {"remove": "25"})
+    assert r.status_code == 302 and r["Location"].endswith("/colorup/#table-1")
+
+
+def test_finish_the_colorup_needs_every_table_or_the_force_box(td, colorup_break):
+    t = colorup_break
+    _race_table_1_with_cards(td, t)
+    finish = url("tourney-dashboard-colorup-finish", t)
+    assert f'action="{finish}"' in td.get(url("tourney-dashboard-colorup", t)).content.decode()
+
+    r = td.post(finish, {"remove": "25"}, **HX)
+
+    assert r.status_code == 409
+    assert "Not every table with players has raced yet (25s at tables 2, 3)" in escape_free(r)
+    assert ChipDenomination.objects.get(tournament=t, value=25).in_play is True
+    assert _events(t, "color_up_finished") == 0
+
+    r = td.post(finish, {"remove": "25", "force": "1"}, **HX)
+
+    assert r.status_code == 200
+    assert ChipDenomination.objects.get(tournament=t, value=25).in_play is False
+    event = Event.objects.get(tournament=t, kind="color_up_finished").payload
+    assert event["forced"] is True and event["not_raced"] == {"25": [2, 3]}
+    assert "No color-up is due at the current or next break." in r.content.decode()
+    assert _chips_in_play(t) == 20 * 20000 + 50  # the race's chips stay (RULES 5.9)
+    # No chip ticked: a message.
+    r = td.post(finish, {}, **HX)
+    assert r.status_code == 400 and escape(colorup.MSG_NOTHING_TO_FINISH) in r.content.decode()
+
+
+def escape_free(response) -> str:
+    from html import unescape
+
+    return unescape(response.content.decode())
+
+
+def test_the_dashboard_undo_takes_back_a_finish_and_a_race(td, colorup_break):
+    """The log's "undo the last action" after a color-up: the finish first, then the race
+    (its chips leave the total again), then the clock action before them."""
+    t = colorup_break
+    _race_table_1_with_cards(td, t)
+    td.post(url("tourney-dashboard-colorup-finish", t), {"remove": "25", "force": "1"}, **HX)
+    undo = url("tourney-dashboard-undo", t)
+
+    r = td.post(undo, **HX)
+
+    assert r.status_code == 200
+    assert ChipDenomination.objects.get(tournament=t, value=25).in_play is True
+    assert Event.objects.get(tournament=t, kind="color_up_finished").undone is True
+    assert _chips_in_play(t) == 20 * 20000 + 50
+    html = td.get(url("tourney-dashboard-colorup", t)).content.decode()
+    assert "25s raced · 2 chip(s) of 100 won" in html  # the race counts again
+
+    r = td.post(undo, **HX)
+
+    assert r.status_code == 200
+    assert Event.objects.get(tournament=t, kind="chip_race").undone is True
+    assert _chips_in_play(t) == 20 * 20000
+    assert Tournament.objects.get(pk=t.pk).clock_index == 1
+    td.post(undo, **HX)  # the clock's "next": back to the first level
+    assert Tournament.objects.get(pk=t.pk).clock_index == 0
+
+
+def test_average_stack_on_the_dashboard_and_the_display_moves_after_a_race(
+    td, client, colorup_break
+):
+    """RULES 5.9: the chips a race adds are in every screen's average stack."""
+    from django.core.cache import cache
+
+    from tourney.selectors_public import build_state
+
+    t = colorup_break
+    page = td.get(url("tourney-dashboard", t)).content.decode()
+    assert "<dt>Avg stack</dt><dd>20,000</dd>" in page
+    assert build_state(Tournament.objects.get(pk=t.pk))["average_stack"] == 20000
+
+    _race_table_1_with_cards(td, t)  # +50 chips
+
+    page = td.get(url("tourney-dashboard", t)).content.decode()
+    assert "<dt>Avg stack</dt><dd>20,002</dd>" in page  # 400,050 // 20
+    cache.clear()  # the display's one-second version cache
+    state = client.get(reverse("tourney-display-state", args=[t.display_token])).json()
+    assert state["average_stack"] == (20 * 20000 + 50) // 20

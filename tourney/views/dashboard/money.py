@@ -136,6 +136,30 @@ def _colorup_render(request, t, *, error: DomainError | None = None, changed: bo
     return response
 
 
+MSG_BAD_SEAT = "Seats are whole numbers."
+MSG_FINISH_NOT_RACED = (
+    "Not every table with players has raced yet ({tables}). Race them, or tick "
+    '"finish anyway" to take the chips out of play without those races (RULES 5).'
+)
+
+
+def _seat_number(raw: str, field: str) -> int:
+    """A seat number from a form key or value: ASCII digits only ("²" passes
+    ``str.isdigit()`` but not ``int()``), and a few of them."""
+    if raw.isascii() and raw.isdigit() and len(raw) <= 3:
+        return int(raw)
+    raise DomainError("bad_input", MSG_BAD_SEAT, fields={field: MSG_BAD_SEAT})
+
+
+def _colorup_done(request: HttpRequest, t: Tournament, anchor: str = ""):
+    t.refresh_from_db()
+    if request.htmx:
+        return _colorup_render(request, t, changed=True)
+    from django.shortcuts import redirect
+
+    return redirect(reverse("tourney-dashboard-colorup", args=[t.pk]) + anchor)
+
+
 @director_view
 def colorup_race(request: HttpRequest, t: Tournament, number: int):
     """One table's race: odd chips per seat, the whole-stack seats (RULES 5.7) and either the
@@ -147,15 +171,17 @@ def colorup_race(request: HttpRequest, t: Tournament, number: int):
         odd: dict[int, int] = {}
         cards: dict[int, list[str]] = {}
         for key in request.POST:
-            if key.startswith("odd_") and key[4:].isdigit():
-                n = int_field(request.POST, key, f"Seat {key[4:]} odd chips", required=False)
+            if key.startswith("odd_"):
+                seat = _seat_number(key[4:], key)
+                n = int_field(request.POST, key, f"Seat {seat} odd chips", required=False)
                 if n:
-                    odd[int(key[4:])] = n
-            if key.startswith("cards_") and key[6:].isdigit():
+                    odd[seat] = n
+            if key.startswith("cards_"):
+                seat = _seat_number(key[6:], key)
                 dealt = request.POST[key].replace(",", " ").split()
                 if dealt:
-                    cards[int(key[6:])] = dealt
-        whole = [int(s) for s in request.POST.getlist("whole") if s.isdigit()]
+                    cards[seat] = dealt
+        whole = [_seat_number(s, "whole") for s in request.POST.getlist("whole")]
         counted = int_field(request.POST, "counted", "Counted", required=False)
         colorup.colorup_race_table(
             tournament_id=t.pk,
@@ -169,9 +195,55 @@ def colorup_race(request: HttpRequest, t: Tournament, number: int):
         )
     except DomainError as exc:
         return _colorup_render(request, t, error=exc)
-    t.refresh_from_db()
-    if request.htmx:
-        return _colorup_render(request, t, changed=True)
-    from django.shortcuts import redirect
+    return _colorup_done(request, t, f"#table-{number}")
 
-    return redirect(reverse("tourney-dashboard-colorup", args=[t.pk]) + f"#table-{number}")
+
+@director_view
+def colorup_undo(request: HttpRequest, t: Tournament, number: int):
+    """Undo one table's race of a chip (a mistyped count or card): the chips it added leave
+    the total (RULES 5.9) and the table races again."""
+    if request.method != "POST":
+        return _colorup_render(request, t)
+    try:
+        colorup.colorup_race_undo(
+            tournament_id=t.pk,
+            table_number=number,
+            remove=int_field(request.POST, "remove", "Chip"),
+            actor=request.user,
+        )
+    except DomainError as exc:
+        return _colorup_render(request, t, error=exc)
+    return _colorup_done(request, t, f"#table-{number}")
+
+
+@director_view
+def colorup_finish(request: HttpRequest, t: Tournament):
+    """Take the ticked chips out of play (RULES 5.1, 5.2) once every table has raced them;
+    ``force`` (the director's call) finishes without the missing races."""
+    if request.method != "POST":
+        return _colorup_render(request, t)
+    try:
+        chips = []
+        for raw in request.POST.getlist("remove"):
+            value = int_field({"remove": raw}, "remove", "Chip")
+            chips.append(value)
+        colorup.colorup_finish(
+            tournament_id=t.pk,
+            denominations=chips,
+            force=bool(request.POST.get("force")),
+            actor=request.user,
+        )
+    except DomainError as exc:
+        if exc.code == "tables_not_raced":
+            tables = "; ".join(
+                f"{d}s at table{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+                for d, numbers in exc.fields.get("tables", {}).items()
+            )
+            exc = DomainError(
+                exc.code,
+                MSG_FINISH_NOT_RACED.format(tables=tables),
+                fields=exc.fields,
+                status=exc.status,
+            )
+        return _colorup_render(request, t, error=exc)
+    return _colorup_done(request, t)

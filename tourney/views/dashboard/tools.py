@@ -60,6 +60,10 @@ def _floor_settle(data) -> dict[str, Any]:
     return {"settle": result}
 
 
+def _digits(raw: str, most: int) -> bool:
+    return raw.isascii() and raw.isdigit() and len(raw) <= most
+
+
 def _floor_race(data) -> dict[str, Any]:
     denominations = _numbers(data, "r_denominations", "Chips in play")
     players = []
@@ -70,7 +74,8 @@ def _floor_race(data) -> dict[str, Any]:
         chips = {}
         for part in (data.get(f"r_chips_{n}") or "").replace(",", " ").split():
             value, _, count = part.partition("x")
-            if not (value.isdigit() and count.isdigit()):
+            # ASCII digits only ("²" passes str.isdigit() but not int()), and not too many.
+            if not (_digits(value, 12) and _digits(count, 7)):
                 msg = f'Row {n}: chips as "25x7 100x12" (value x count).'
                 raise DomainError("bad_input", msg, fields={f"r_chips_{n}": msg})
             chips[int(value)] = int(count)
