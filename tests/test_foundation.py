@@ -307,6 +307,66 @@ def test_database_refuses_an_entry_in_two_seats(seated_tournament):
     assert Seat.objects.filter(entry=seat.entry).count() == 1
 
 
+def _row(kind: str, t: Tournament, **values):
+    """One row of ``kind`` with valid values, then ``values`` on top, written raw (no form,
+    no service): only the database's own checks stand between it and the table."""
+    from tourney.models import ChipDenomination, Level
+
+    if kind == "tournament":
+        return Tournament.objects.create(name="Raw", slug=f"raw-{secrets.token_hex(4)}", **values)
+    if kind == "level":
+        fields = {"index": 90, "small_blind": 100, "big_blind": 200, "seconds": 600}
+        return Level.objects.create(tournament=t, **{**fields, **values})
+    if kind == "chip":
+        return ChipDenomination.objects.create(tournament=t, **{"value": 777777, **values})
+    player = Player.objects.create(name="Raw Player")
+    if kind == "entry":
+        return Entry.objects.create(tournament=t, player=player, **{"number": 900, **values})
+    if kind == "table":
+        return Table.objects.create(tournament=t, **{"number": 50, "seats": 9, **values})
+    entry = Entry.objects.create(tournament=t, player=player, number=901)
+    table = Table.objects.create(tournament=t, number=51, seats=9)
+    return Seat.objects.create(tournament=t, table=table, entry=entry, **{"number": 1, **values})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "kind, values, named",
+    [
+        ("tournament", {"starting_stack": 0}, "stack_positive"),
+        ("tournament", {"rounding_unit": 0}, "rounding_positive"),
+        ("tournament", {"seats_per_table": 1}, "seats_at_least_2"),
+        ("tournament", {"clock_left_ms": -1}, "clock_left_nonneg"),
+        ("tournament", {"buy_in": -1}, "buy_in"),
+        ("tournament", {"fee": -1}, "fee"),
+        ("tournament", {"guarantee": -1}, "guarantee"),
+        ("tournament", {"rebuy_price": -1}, "rebuy_price"),
+        ("level", {"seconds": 0}, "level_seconds_positive"),
+        ("level", {"small_blind": 300, "big_blind": 200}, "level_bb_at_least_sb"),
+        ("level", {"ante": -25}, "ante"),
+        ("chip", {"value": 0}, "chip_value_positive"),
+        ("chip", {"value": -5}, "value"),
+        ("entry", {"prize": -1}, "prize"),
+        ("entry", {"chips_bought": -1}, "chips_bought"),
+        ("entry", {"paid": -100}, "paid"),
+        ("entry", {"place": 5, "place_to": 4}, "entry_place_range"),
+        ("table", {"seats": 1}, "table_seats_at_least_2"),
+        ("table", {"number": 0}, "table_number_positive"),
+        ("table", {"button_seat": 0}, "table_button_positive"),
+        ("seat", {"number": 0}, "seat_number_positive"),
+    ],
+)
+def test_the_database_refuses_amounts_below_their_floor(tournament, kind, values, named):
+    # The same row with valid values goes in: the refusal below is the value's alone.
+    with transaction.atomic():
+        _row(kind, tournament)
+        transaction.set_rollback(True)
+    with pytest.raises(IntegrityError) as refused, transaction.atomic():
+        _row(kind, tournament, **values)
+    message = str(refused.value).lower()
+    assert "check" in message and named in message, message
+
+
 @pytest.mark.django_db
 def test_api_without_credentials_is_401_with_the_error_shape(anon_api):
     r = anon_api.post("/api/v1/floor/icm", {"stacks": [1, 1], "payouts": [1]})
