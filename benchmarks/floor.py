@@ -44,7 +44,9 @@ def settle_9_way() -> Callable[[], object]:
 
 
 def icm(n: int) -> Callable[[], object]:
-    stacks = [random.Random(n).randint(1_000, 100_000) for _ in range(n)]
+    rng = random.Random(n)  # one generator: n different random stacks, the same every run
+    stacks = [rng.randint(1_000, 100_000) for _ in range(n)]
+    assert len(set(stacks)) > 1
     payouts = [1000 * (n - k) for k in range(n)]
     return lambda: icm_equities(stacks, payouts)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from tourney.engine.cards import DECK
@@ -251,6 +251,86 @@ def test_two_denominations_race_smallest_first_into_the_next_still_in_play() -> 
     assert after - before == added
 
 
+def test_two_denominations_worked_example_with_the_dealers_cards() -> None:
+    """RULES 5.2: 25s and 100s leave at one break (chips 25, 100, 500, 1000). The 25s race
+    into 100s first; the dealer then counts the 100s of the new stacks and races them into
+    500s. Cards as the dealer dealt them (RULES 5.8), so every winner is known."""
+    players = [
+        RacePlayer(1, {25: 7, 100: 12, 500: 3}),
+        RacePlayer(4, {25: 3}),
+        RacePlayer(5, {25: 2, 100: 3}),
+    ]
+    chips = (25, 100, 500, 1000)
+    # 25s: seat 1 changes four up directly (13 x 100), 3 + 3 + 2 odd = 200 = two 100s, no
+    # leftover. As (seat 5) and Kd (seat 4) win one each; seat 1 has other chips: no chip.
+    first = color_up(
+        denominations=chips,
+        remove=25,
+        players=players,
+        cards={1: ["2c", "3c", "4c"], 4: ["Kd", "5d", "6d"], 5: ["As", "7h"]},
+    )
+    assert first == RaceResult(
+        remove=25,
+        unit=100,
+        awarded=2,
+        value_removed=0,
+        value_added=0,
+        players=(
+            RaceOutcome(1, 3, ("2c", "3c", "4c"), 0, False, {100: 13, 500: 3}),
+            RaceOutcome(4, 3, ("Kd", "5d", "6d"), 1, False, {100: 1}),
+            RaceOutcome(5, 2, ("As", "7h"), 1, False, {100: 4}),
+        ),
+    )
+    # 100s into 500s: seat 1 changes ten up directly (5 x 500) and has 3 odd; seat 4's one
+    # 100 and seat 5's four are their whole stacks. 800 = one 500 and 300 over, at least half
+    # (RULES 5.6): two chips, to Ah (seat 1) and Ks (seat 4). Seat 5 wins none but cannot be
+    # raced out (RULES 5.7): one 500 that was not in play before.
+    second = color_up(
+        denominations=chips[1:],
+        remove=100,
+        players=[RacePlayer(o.seat, o.chips) for o in first.players],
+        cards={1: ["Ah", "2d", "3d"], 4: ["Ks"], 5: ["Qs", "Jh", "4h", "5h"]},
+    )
+    assert second == RaceResult(
+        remove=100,
+        unit=500,
+        awarded=2,
+        value_removed=0,
+        value_added=(500 - 300) + 500,  # the extra chip's top-up and the protection chip
+        players=(
+            RaceOutcome(1, 3, ("Ah", "2d", "3d"), 1, False, {500: 6}),
+            RaceOutcome(4, 1, ("Ks",), 1, False, {500: 1}),
+            RaceOutcome(5, 4, ("Qs", "Jh", "4h", "5h"), 0, True, {500: 1}),
+        ),
+    )
+    before = sum(stack_value(p.chips) for p in players)
+    assert (before, sum(stack_value(o.chips) for o in second.players)) == (3300, 4000)
+
+
+def test_color_up_many_is_the_races_one_after_the_other() -> None:
+    """The seeded ``color_up_many`` deals cards; raced one at a time with those cards as the
+    dealer's, the same chips go to the same players."""
+    players = [
+        RacePlayer(1, {25: 7, 100: 12, 500: 3}),
+        RacePlayer(4, {25: 3}),
+        RacePlayer(5, {25: 2, 100: 3}),
+    ]
+    chips = (25, 100, 500, 1000)
+    results = color_up_many(
+        denominations=chips, remove=[25, 100], players=players, rng=random.Random(7)
+    )
+    stacks = players
+    for result, in_play in zip(results, (chips, chips[1:]), strict=True):
+        again = color_up(
+            denominations=in_play,
+            remove=result.remove,
+            players=stacks,
+            cards={o.seat: list(o.cards) for o in result.players},
+        )
+        assert again == result
+        stacks = [RacePlayer(o.seat, o.chips) for o in result.players]
+
+
 def second_input_odd(chips: dict[int, int]) -> int:
     return chips.get(100, 0) % 5
 
@@ -349,8 +429,9 @@ def tables(draw: st.DrawFn) -> dict[str, object]:
     seats = draw(st.lists(st.integers(1, 10), min_size=n, max_size=n, unique=True))
     players = []
     for seat in seats:
+        # Up to 11 of the removed chip: four and more change up directly (RULES 5.2).
         chips = {
-            d: draw(st.integers(0, 3 if d == 25 else 6)) for d in DENOMS if draw(st.booleans())
+            d: draw(st.integers(0, 11 if d == 25 else 6)) for d in DENOMS if draw(st.booleans())
         }
         players.append(RacePlayer(seat, chips))
     return {
@@ -382,6 +463,25 @@ def test_race_invariants(table: dict[str, object]) -> None:
     # Nobody who had chips leaves the race with none (RULES 5.7).
     for p, o in zip(sorted(players, key=lambda p: p.seat), result.players, strict=True):
         assert bool(o.chips) == (stack_value(p.chips) > 0)
+    # RULES 5.2: whole chips of the unit change up directly; only the rest races.
+    per_unit = result.unit // result.remove
+    for p, o in zip(sorted(players, key=lambda p: p.seat), result.players, strict=True):
+        removed = p.chips.get(result.remove, 0)
+        assert o.odd_chips == removed % per_unit
+        assert o.chips.get(result.unit, 0) == (
+            p.chips.get(result.unit, 0) + removed // per_unit + o.won + int(o.protected)
+        )
+
+
+def test_the_table_strategy_reaches_the_direct_change_up() -> None:
+    """The properties above see stacks with whole chips of the unit in the removed chip
+    (``find`` raises NoSuchExample if the strategy never draws one)."""
+    found = find(tables(), lambda t: any(p.chips.get(25, 0) >= 8 for p in t["players"]))
+    result = _race(**found)  # type: ignore[arg-type]
+    assert any(
+        o.odd_chips < p.chips.get(25, 0)
+        for p, o in zip(sorted(found["players"], key=lambda p: p.seat), result.players, strict=True)
+    )
 
 
 @settings(max_examples=100, deadline=None)

@@ -622,6 +622,26 @@ def _check_invariants(hand: dict[str, object]) -> None:
     for seat, own in committed.items():
         won = result.payouts.get(seat, 0) - result.returned.get(seat, 0)
         assert won <= sum(min(c, own) for c in committed.values())
+    # The same, pot by pot: each pot is one band (lo, hi] of what the players committed
+    # (RULES 6.3), and every player eligible for it, so every winner, put the whole band in;
+    # no opponent's chips in the pot are more than the winner's own.
+    lo = 0
+    for pot in result.pots:
+        bands = {
+            hi: {s: max(0, min(c, hi) - lo) for s, c in committed.items()}
+            for hi in sorted(set(committed.values()))
+            if hi > lo
+        }
+        (hi,) = [hi for hi, band in bands.items() if sum(band.values()) == pot.amount]
+        band = bands[hi]
+        for seat in pot.eligible:
+            assert band[seat] == hi - lo
+        for seat in pot.winners:
+            assert pot.shares[seat] <= pot.amount
+            assert all(band[other] <= band[seat] for other in committed)
+        lo = hi
+    # Above the last pot only the uncalled chips are left, and they go back (RULES 6.2).
+    assert sum(max(0, c - lo) for c in committed.values()) == sum(result.returned.values())
     # A folded player gets back at most uncalled chips.
     for p in players:
         if p.folded:
