@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tables.models import Seat
 from tourney import services
-from tourney.models import Entry, Event, Tournament
+from tourney.models import ChipDenomination, Entry, Event, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -178,6 +178,28 @@ def test_color_up_and_floor_tools_pages(page, live_url, director, screenshot):
     page.locator("#table-1 .result", has_text="25s raced").wait_for()
     assert Event.objects.filter(tournament=t, kind="chip_race").count() == 1
     screenshot(page, "dashboard-colorup")
+
+    # A mistyped race is taken back (the confirm accepted) and raced again with the cards
+    # the dealer dealt (RULES 5.8).
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#table-1 .result button", has_text="Undo this table's race of the 25s").click()
+    expect(page.locator("#table-1 .result")).to_have_count(0)
+    assert Event.objects.get(tournament=t, kind="chip_race").undone is True
+    first = page.locator("form[action$='/colorup/1/']")
+    first.locator("input[name^=odd_]").nth(0).fill("2")
+    first.locator("input[name^=cards_]").nth(0).fill("Ah Kh")
+    first.locator("button[value=cards]").click()
+    page.locator("#table-1 .result", has_text="(dealer's cards)").wait_for()
+    expect(page.locator("#table-1 .result")).to_contain_text("Ah Kh · wins 1")
+    # Finishing without table 2's race is refused, then done with "finish anyway".
+    page.click("#colorup-finish button")
+    expect(page.locator("#colorup .error")).to_contain_text("Not every table with players")
+    assert ChipDenomination.objects.get(tournament=t, value=25).in_play is True
+    page.check("#colorup-finish input[name=force]")
+    page.click("#colorup-finish button")
+    page.locator("#colorup", has_text="No color-up is due").wait_for()
+    assert ChipDenomination.objects.get(tournament=t, value=25).in_play is False
+    assert Event.objects.get(tournament=t, kind="color_up_finished").payload["forced"] is True
 
     page.goto(f"{live_url}/td/{t.pk}/floor/")
     page.fill("input[name=s_button]", "3")
