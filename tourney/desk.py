@@ -78,8 +78,8 @@ def desk_register(
 ) -> tuple[Entry, str]:
     """What Enter at the desk means: a known player whose entries here are all out re-enters
     (``money.entry_reenter``); a known player still in is refused; anyone else is registered
-    (``services.entry_register``, RULES 1.3). Returns the entry and "registered" or
-    "reentered"."""
+    (``services.entry_register``, RULES 1.3). ``override``: the director's, after registration
+    closed, for either. Returns the entry and "registered" or "reentered"."""
     with transaction.atomic():
         # Locked first, so two desks choosing for the same player are serialised.
         t = lock_tournament(tournament_id)
@@ -96,7 +96,9 @@ def desk_register(
                     fields={"entry": live[0].pk, "number": live[0].number},
                 )
             if mine:
-                entry = money.entry_reenter(tournament_id=t.pk, entry_id=mine[0].pk, actor=actor)
+                entry = money.entry_reenter(
+                    tournament_id=t.pk, entry_id=mine[0].pk, actor=actor, override=override
+                )
                 return entry, "reentered"
         entry = entry_register(
             tournament_id=t.pk, name=name, player_id=player_id, actor=actor, override=override
@@ -105,7 +107,7 @@ def desk_register(
 
 
 def is_reentry_of_known_player(t: Tournament, player_id: int | None) -> bool:
-    """Would Enter for this player be a re-entry (no director override exists for those)?"""
+    """Would Enter for this player be a re-entry (of an entry here, all of them out)?"""
     return (
         player_id is not None and Entry.objects.filter(tournament=t, player_id=player_id).exists()
     )

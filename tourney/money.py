@@ -465,18 +465,27 @@ def _log_refreeze(event, amounts: tuple[int, ...] | None) -> None:
 
 
 def entry_reenter(
-    *, tournament_id: int, entry_id: int, actor=None, now: datetime | None = None
+    *,
+    tournament_id: int,
+    entry_id: int,
+    actor=None,
+    now: datetime | None = None,
+    override: bool = False,
 ) -> Entry:
     """A re-entry: a new Entry of the busted entry's player (RULES 1.3: seated like any late
-    entry), while registration is open and the player has re-entries left."""
+    entry), while registration is open and the player has re-entries left. ``override``: the
+    director's, after registration closed (as ``entry_register``'s); callers check the role."""
     kwargs = {"entry_id": entry_id, "now": now.isoformat() if now else None}
+    if override:
+        kwargs["override"] = True
     with _action(tournament_id, "entry_reenter", kwargs) as t:
         old, entries, still_in = _reentry_of(t, entry_id)
         if old.status != Entry.Status.BUSTED:
             raise DomainError(
                 "entry_not_busted", MSG_REENTRY_NOT_BUSTED, status=409, fields={"entry": old.pk}
             )
-        if not t.registration_open or _window_passed(t, t.late_reg_until, now):
+        closed = not t.registration_open or _window_passed(t, t.late_reg_until, now)
+        if closed and not override:
             raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
         if still_in:
             raise DomainError(

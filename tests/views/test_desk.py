@@ -146,6 +146,7 @@ def test_register_new_player_without_javascript_redirects_to_the_seat_card(
     assert entry.status == Entry.Status.SEATED
     assert entry.created_by == desk_clerk
     assert entry.paid == tournament.buy_in and entry.fee_paid == tournament.fee
+    assert entry.chips_bought == tournament.starting_stack == 20000
     event = Event.objects.get(tournament=tournament, kind="entry_registered")
     assert event.actor == desk_clerk and event.payload["entry"] == entry.pk
     assert not Move.objects.filter(entry=entry).exists()  # a first seating is no move (3.8)
@@ -369,6 +370,11 @@ def test_enter_on_a_busted_player_re_enters(clerk_client, desk_clerk, director, 
     new = Entry.objects.get(tournament=tournament, number=4)
     assert new.player_id == first.player_id and new.status == Entry.Status.SEATED
     assert new.created_by == desk_clerk
+    # A re-entry is a new buy-in: its money and a starting stack of its own (RULES 4.4).
+    assert (new.paid, new.fee_paid, new.chips_bought) == (5000, 500, 20000)
+    first.refresh_from_db()
+    assert (first.paid, first.fee_paid, first.chips_bought) == (5000, 500, 20000)
+    assert Player.objects.filter(name="Ann Lee").count() == 1
     assert "re-entry" in response.content.decode()  # on the seat card
     ev = Event.objects.get(tournament=tournament, kind="entry_reentered")
     assert ev.payload["from_entry"] == first.pk and ev.actor == desk_clerk
@@ -471,6 +477,80 @@ def test_director_overrides_closed_registration_after_confirming(director_client
     assert response.status_code == 200
     entry = Entry.objects.get(tournament=tournament, player__name="Late Larry")
     assert entry.status == Entry.Status.SEATED
+
+
+def test_registration_closes_by_the_clock_at_the_end_of_late_registration(
+    clerk_client, director, tournament
+):
+    Tournament.objects.filter(pk=tournament.pk).update(late_reg_until=0, reentries_allowed=1)
+    ann = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    for name in ("Bob Stone", "Cy Berg"):
+        services.entry_register(tournament_id=tournament.pk, name=name, actor=director)
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        services.clock_action(tournament_id=tournament.pk, action="start", actor=director)
+        bust(tournament, ann, director)
+        assert register(clerk_client, tournament, name="In Time").status_code == 303
+    # RULES 4.4: level 1 (20 minutes) is the last of late registration. Past it the clock
+    # itself closes the desk, before any announcement flips registration_open.
+    with time_machine.travel(start + timedelta(minutes=21), tick=False):
+        tournament.refresh_from_db()
+        assert tournament.registration_open is True
+        before = snapshot(tournament)
+        page = clerk_client.get(url("tourney-desk", tournament)).content.decode()
+        assert "Registration closed" in page
+        response = register(clerk_client, tournament, htmx=True, name="Too Late")
+        assert response.status_code == 409
+        assert 'data-code="registration_closed"' in response.content.decode()
+        response = register(clerk_client, tournament, htmx=True, player_id=ann.player_id)
+        assert response.status_code == 409  # a re-entry closes with it
+        assert services.MSG_REGISTRATION_CLOSED in response.content.decode()
+        assert "anyway" not in response.content.decode()  # no override for the clerk
+        assert snapshot(tournament) == before
+
+
+def test_director_overrides_a_closed_re_entry_after_confirming(
+    director_client, clerk_client, director, tournament
+):
+    Tournament.objects.filter(pk=tournament.pk).update(reentries_allowed=1)
+    ann = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
+    for name in ("Bob Stone", "Cy Berg"):
+        services.entry_register(tournament_id=tournament.pk, name=name, actor=director)
+    bust(tournament, ann, director)
+    Tournament.objects.filter(pk=tournament.pk).update(registration_open=False)
+    before = snapshot(tournament)
+
+    response = register(clerk_client, tournament, player_id=ann.player_id, override="1")
+    assert response.status_code == 403  # the clerk may not
+    response = register(director_client, tournament, htmx=True, player_id=ann.player_id)
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "Re-enter <b>Ann Lee</b> anyway?" in body and 'id="override-confirm"' in body
+    assert f'name="player_id" value="{ann.player_id}"' in body
+    # The side panel's Re-enter button leads to the same confirmation.
+    response = director_client.post(url("tourney-desk-reenter", tournament, ann.pk), **HTMX)
+    assert response.status_code == 409
+    assert f'name="player_id" value="{ann.player_id}"' in response.content.decode()
+    assert snapshot(tournament) == before  # asking is not doing
+
+    response = register(
+        director_client, tournament, htmx=True, player_id=ann.player_id, override="1"
+    )
+    assert response.status_code == 200
+    assert "Re-entered #4 Ann Lee" in response.content.decode()
+    new = Entry.objects.get(tournament=tournament, number=4)
+    assert new.player_id == ann.player_id and new.status == Entry.Status.SEATED
+    assert (new.paid, new.fee_paid, new.chips_bought) == (5000, 500, 20000)
+    assert Player.objects.filter(name="Ann Lee").count() == 1  # no second Ann Lee
+    ev = Event.objects.get(tournament=tournament, kind="entry_reentered")
+    assert ev.payload["from_entry"] == ann.pk
+    assert ev.payload["call"]["kwargs"]["override"] is True  # a redo overrides again
+    # The re-entry limit still holds under an override.
+    bust(tournament, new, director)
+    response = register(
+        director_client, tournament, htmx=True, player_id=ann.player_id, override="1"
+    )
+    assert response.status_code == 409 and money.MSG_NO_REENTRIES in response.content.decode()
 
 
 # ---------------------------------------------------------------- alternates
@@ -766,6 +846,30 @@ def test_todays_totals_by_clerk(clerk_client, other_clerk, desk_clerk, director,
     assert "<td>clerk</td><td>2</td><td>1</td><td>1</td><td>0</td><td>205.00</td>" in side
     assert "<th>Total</th><th>3</th><th>1</th><th>1</th><th>0</th><th>260.00</th>" in side
     assert desk_clerk.username == "clerk"
+
+
+def test_todays_totals_count_add_ons_and_their_money(
+    clerk_client, other_clerk, director, tournament
+):
+    Tournament.objects.filter(pk=tournament.pk).update(
+        addon_at=1, addon_price=3000, addon_chips=15000
+    )
+    register(clerk_client, tournament, name="Ann Lee")
+    register(_client(other_clerk), tournament, name="Bob Stone")
+    services.clock_action(tournament_id=tournament.pk, action="start", actor=director)
+    services.clock_action(tournament_id=tournament.pk, action="jump", index=1, actor=director)
+    for p in ("Ann Lee", "Bob Stone"):  # both take the add-on at the clerk's desk
+        e = Entry.objects.get(player__name=p)
+        assert clerk_client.post(url("tourney-desk-addon", tournament, e.pk)).status_code == 303
+    rows = {r["clerk"]: r for r in desk.desk_totals(tournament)["rows"]}
+    price = tournament.buy_in + tournament.fee
+    assert (rows["clerk"]["entries"], rows["clerk"]["addons"]) == (1, 2)
+    assert rows["clerk"]["money"] == price + 2 * 3000
+    # Bob's entry is clerk2's; the add-on money is the clerk's who took it.
+    assert (rows["clerk2"]["entries"], rows["clerk2"]["addons"]) == (1, 0)
+    assert rows["clerk2"]["money"] == price
+    side = clerk_client.get(url("tourney-desk-side", tournament), **HTMX).content.decode()
+    assert "<th>Total</th><th>2</th><th>0</th><th>0</th><th>2</th><th>170.00</th>" in side
 
 
 def test_a_re_entry_today_of_yesterdays_entry_counts_as_a_re_entry(

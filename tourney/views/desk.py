@@ -21,7 +21,7 @@ from django_htmx.http import trigger_client_event
 
 from tourney import desk, money
 from tourney.engine.errors import DomainError
-from tourney.models import Entry, Tournament
+from tourney.models import Entry, Player, Tournament
 from tourney.roles import is_desk, is_director
 from tourney.views import public_url
 
@@ -75,6 +75,11 @@ def _main_context(
     confirm_override: bool = False,
 ) -> dict[str, Any]:
     undo = desk.undoable_entry(t, request.user)
+    who, reentry = query, False
+    if confirm_override and player_id is not None:
+        player = Player.objects.filter(pk=player_id).first()
+        who = player.name if player else query
+        reentry = desk.is_reentry_of_known_player(t, player_id)
     return {
         "tournament": t,
         "status": desk.desk_status(t),
@@ -88,6 +93,8 @@ def _main_context(
         "error": error,
         "player_id": player_id,
         "confirm_override": confirm_override,
+        "confirm_who": who,
+        "confirm_reentry": reentry,
         "director": is_director(request.user),
         "undo_seconds": desk.UNDO_SECONDS,
     }
@@ -236,11 +243,9 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
         card_entry = None
         if exc.code == "player_in_play":
             card_entry = _entry_or_none(t, exc.fields.get("entry"))
-        confirm = (
-            exc.code == "registration_closed"
-            and is_director(request.user)
-            and not desk.is_reentry_of_known_player(t, player_id)
-        )
+        # RULES 4.4 closes registration and re-entry alike; the director may override both,
+        # after confirming (a re-entry stays the known player's, not a new player's).
+        confirm = exc.code == "registration_closed" and is_director(request.user)
         context = _main_context(
             request,
             t,
@@ -291,7 +296,17 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
     try:
         entry = service(tournament_id=t.pk, entry_id=entry_id, actor=request.user)
     except DomainError as exc:
-        return _answer(request, t, _main_context(request, t, error=exc), status=exc.status)
+        # A re-entry after registration closed: the director confirms it as with Enter.
+        old = _entry_or_none(t, entry_id) if action == "reenter" else None
+        confirm = exc.code == "registration_closed" and old is not None
+        context = _main_context(
+            request,
+            t,
+            error=exc,
+            player_id=old.player_id if confirm else None,
+            confirm_override=confirm and is_director(request.user),
+        )
+        return _answer(request, t, context, status=exc.status)
     t.refresh_from_db()
     if action == "reenter":
         card = desk.seat_card(t, entry)
