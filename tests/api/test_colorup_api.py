@@ -202,3 +202,41 @@ def test_desk_reads_but_cannot_race_or_finish(at_break, desk_api):
 def test_anonymous_gets_401(at_break, anon_api):
     assert anon_api.get(f"/api/v1/tournaments/{at_break.pk}/color-up").status_code == 401
     assert anon_api.post(_url(at_break, 1), {"remove": 25, "seed": 1}).status_code == 401
+
+
+def test_the_api_undo_takes_back_a_finish_then_a_race(at_break, director_api):
+    """POST /undo (the last action) after a color-up: the finish, then the race, each with
+    the chips it changed (RULES 5.9); the answer names the action undone."""
+    seat = _seats(at_break, 1)[0]
+    race = director_api.post(
+        _url(at_break, 1),
+        {"remove": 25, "odd_chips": {str(seat): 2}, "cards": {str(seat): ["Ah", "Kh"]}},
+    ).json()
+    finish = director_api.post(
+        f"/api/v1/tournaments/{at_break.pk}/color-up/finish", {"denominations": [25], "force": True}
+    ).json()
+    undo = f"/api/v1/tournaments/{at_break.pk}/undo"
+
+    r = director_api.post(undo)
+
+    assert r.status_code == 200, r.content
+    assert r.json() == {"undid": finish["event"], "kind": "color_up_finished"}
+    assert ChipDenomination.objects.get(tournament=at_break, value=25).in_play is True
+    state = director_api.get(f"/api/v1/tournaments/{at_break.pk}/color-up").json()
+    assert state["total_chips"] == STACKS + 50 and [r["table"] for r in state["races"]] == [1]
+
+    r = director_api.post(undo)
+
+    assert r.json() == {"undid": race["event"], "kind": "chip_race"}
+    state = director_api.get(f"/api/v1/tournaments/{at_break.pk}/color-up").json()
+    assert state["total_chips"] == STACKS and state["races"] == []
+
+
+def test_a_seed_and_the_dealers_cards_together_are_refused(at_break, director_api):
+    seat = _seats(at_break, 1)[0]
+    r = director_api.post(
+        _url(at_break, 1),
+        {"remove": 25, "seed": 3, "odd_chips": {str(seat): 1}, "cards": {str(seat): ["Ah"]}},
+    )
+    assert r.status_code == 400 and r.json()["error"]["code"] == "no_deal"
+    assert not Event.objects.filter(kind="chip_race").exists()
