@@ -4,11 +4,13 @@ screen and as printed, in artifacts/screenshots/."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tables.models import Seat
 from tourney import services
-from tourney.models import Entry
+from tourney.models import Entry, Player
 
 from .conftest import SCREENSHOTS
 
@@ -104,11 +106,64 @@ def test_three_players_registered_by_keyboard_alone(
     screenshot(page, "desk")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#seat-card").screenshot(path=str(SCREENSHOTS / "desk-seat-card.png"))
+    # The print stylesheet's page sizes, as Chromium prints them: one 80 x 150 mm receipt,
+    # or one A4 / Letter sheet (``size: auto``: the printer's paper). Before any media
+    # emulation: page.pdf prints with the emulated media.
+    pages = _pdf_pages(page, "receipt")
+    assert len(pages) == 1
+    assert pages[0] == pytest.approx((80 * MM, 150 * MM), abs=1)
+    pages = _pdf_pages(page, "sheet")
+    assert len(pages) == 1
+    assert pages[0] in (pytest.approx(A4, abs=1), pytest.approx(LETTER, abs=1))
+    page.select_option("#print-format", "receipt")
     page.emulate_media(media="print")
     assert page.locator("#desk-side").is_hidden() and page.locator("#desk-name").is_hidden()
     assert page.locator("#seat-card").is_visible()
     page.locator("#seat-card").screenshot(path=str(SCREENSHOTS / "desk-seat-card-print.png"))
     page.emulate_media(media="screen")
+
+
+MM = 72 / 25.4  # PDF points per millimetre
+A4 = (210 * MM, 297 * MM)
+LETTER = (612.0, 792.0)
+MEDIA_BOX = re.compile(rb"/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]")
+
+
+def _pdf_pages(page, fmt: str) -> list[tuple[float, float]]:
+    """The seat card printed to PDF in the chosen printer format: each page's size in points
+    (Chromium writes every page's /MediaBox uncompressed)."""
+    page.select_option("#print-format", fmt)
+    pdf = page.pdf(prefer_css_page_size=True, print_background=True)
+    (SCREENSHOTS / f"desk-seat-card-{fmt}.pdf").write_bytes(pdf)
+    return [
+        (float(x1) - float(x0), float(y1) - float(y0)) for x0, y0, x1, y1 in MEDIA_BOX.findall(pdf)
+    ]
+
+
+def test_without_javascript_enter_finds_the_known_player_instead_of_a_new_one(
+    browser, live_url, director, desk_clerk
+):
+    past = services.tournament_create(actor=director, name="Last Friday", tables=1, seed=2)
+    known = services.entry_register(tournament_id=past.pk, name="Ann Lee", actor=director)
+    t = services.tournament_create(actor=director, name="No Script Night", tables=2, seed=3)
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        _log_in(page, live_url, "clerk", "clerk-pass-123", f"/desk/{t.pk}/")
+        page.fill("#desk-name", "Ann Lee")
+        page.locator("#desk-name").press("Enter")  # the form's default button: Find
+        page.wait_for_url("**find=1**")
+        option = page.locator("#desk-results .opt", has_text="Ann Lee").first
+        assert option.get_attribute("data-action") == "register"
+        assert Player.objects.filter(name="Ann Lee").count() == 1  # nobody was registered
+        assert not Entry.objects.filter(tournament=t).exists()
+        option.locator("button", has_text="Register").click()
+        page.locator("#seat-card .sc-name", has_text="Ann Lee").wait_for()
+        entry = Entry.objects.get(tournament=t)
+        assert entry.player_id == known.player_id  # the known player, not a second Ann Lee
+        assert Player.objects.filter(name="Ann Lee").count() == 1
+    finally:
+        context.close()
 
 
 def test_refusal_shows_in_place_and_escape_clears(page, live_url, director, desk_clerk):
