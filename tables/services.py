@@ -695,6 +695,8 @@ def _table(t: Tournament, number: int) -> Table:
 
 def _table_loaded(t: Tournament, number: int) -> tuple[Table, em.Table]:
     """``_table`` and its seats as engine data, in one read (a button move after each hand)."""
+    if not 0 < number < 2**63:  # no such table, and beyond what SQLite's integers hold
+        raise DomainError("table_not_found", MSG_NO_TABLE, status=404, fields={"table": number})
     found = load_rows_with(
         Table,
         f"{TABLE}.tournament_id = %s AND {TABLE}.number = %s",

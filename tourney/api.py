@@ -21,13 +21,54 @@ from tourney.models import Tournament
 from tourney.roles import is_desk, is_director
 
 MAX_CHIPS = 10**12
+MAX_ID = 2**63 - 1  # a row id: what the database's id columns hold (SQLite overflows beyond)
 MAX_MONEY = 10**13
 
 MSG_FORBIDDEN = "Your role does not allow this."
 MSG_UNAUTHORIZED = "Log in or send a valid API token (Authorization: Bearer <token>)."
 
 
-api = NinjaAPI(
+# The error body of API.md ("Conventions"), declared for every operation in the OpenAPI
+# document so that a client (and schemathesis) can check every error answer against it.
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message", "fields"],
+            "properties": {
+                "code": {"type": "string", "minLength": 1},
+                "message": {"type": "string", "minLength": 1},
+                "fields": {"type": "object"},
+            },
+        }
+    },
+}
+ERROR_STATUSES = {
+    400: "Bad input: nothing changed",
+    401: "No or bad credentials",
+    403: "The role does not allow this",
+    404: "No such tournament, table, entry, user or token",
+    409: "The state forbids it: nothing changed",
+}
+
+
+class TourneyAPI(NinjaAPI):
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        """Ninja's document, with the API.md error answers declared for every operation."""
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        schema.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+        ref = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                for status, words in ERROR_STATUSES.items():
+                    responses.setdefault(status, {"description": words, **ref})
+        return schema
+
+
+api = TourneyAPI(
     title="Tourney API",
     version="1",
     description="Poker tournament director: see API.md for the contract.",
@@ -350,7 +391,7 @@ def tournament_get(request, tid: int):
 
 class EntryIn(Schema):
     name: str = Field(default="", max_length=120)
-    player_id: int | None = Field(default=None, ge=1)
+    player_id: int | None = Field(default=None, ge=1, le=MAX_ID)
 
 
 @api.post(
@@ -399,7 +440,7 @@ def button_set(request, tid: int, number: int, payload: ButtonIn):
 
 
 class BustIn(Schema):
-    id: int = Field(ge=1)
+    id: int = Field(ge=1, le=MAX_ID)
     starting_stack: int = Field(ge=1, le=MAX_CHIPS)
 
 

@@ -208,6 +208,8 @@ def _table(t: Tournament, number: int) -> Table:
 
 def _table_seated(t: Tournament, number: int) -> dict[int, tuple[int, str]]:
     """``_table`` and ``_seated`` of one table in one read: {seat: (entry, name)}."""
+    if not 0 < number < 2**63:  # no such table, and beyond what SQLite's integers hold
+        raise _bad("table_not_found", MSG_TABLE_NOT_FOUND, 404, table=number)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT tb.status, s.number, s.entry_id, p.name FROM {Table._meta.db_table} tb "

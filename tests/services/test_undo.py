@@ -3,79 +3,75 @@
 from __future__ import annotations
 
 import random
+import threading
+from datetime import UTC, datetime
 
 import pytest
+import time_machine
+from django.db import connections
+from django.forms.models import model_to_dict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tables import services as ts
 from tables.models import Move, Seat, Table
-from tourney import services
+from tests.conftest import TWO_LEVELS
+from tourney import accounts, money, services, setup
 from tourney.engine.errors import DomainError
-from tourney.models import Entry, Event, Player, Tournament
-from tourney.undo import action_redo, action_undo
+from tourney.models import Entry, Event, Level, Player, Tournament
+from tourney.undo import MSG_CANNOT_UNDO, action_redo, action_undo, undo_target
 
 from .test_table_players import assert_table_players_true
 
 pytestmark = pytest.mark.django_db
 
-T_FIELDS = (
-    "status",
-    "registration_open",
-    "started_tables",
-    "draw_counter",
-    "clock_index",
-    "clock_left_ms",
-    "clock_at",
-    "clock_running",
-    "clock_started",
-    "hand_for_hand",
-    "place_lag",
-)
+
+def _rows(model, keys, **where) -> list:
+    """Every row of ``model`` as ``model_to_dict`` (every stored field), with ids replaced by
+    what a director sees (entry and table numbers, player names): a redo creates new ids."""
+    out = []
+    for row in model.objects.filter(**where):
+        d = model_to_dict(row)
+        d.pop("id", None)
+        d.pop("tournament", None)
+        for field, key in keys.items():
+            if field in d:
+                d[field] = key(d[field])
+        out.append(sorted(d.items(), key=lambda kv: kv[0]))
+    return sorted(out, key=str)
 
 
 def snapshot(t: Tournament, *, times: bool = True) -> dict:
-    """The whole state of a tournament a director could see (ids and the log excluded)."""
+    """The whole state of a tournament: every stored field of the tournament (its version
+    aside: screens poll it, it only grows), its entries, seats, tables, moves and structure
+    levels, and the players (ids and the log excluded)."""
     t = Tournament.objects.get(pk=t.pk)
     assert_table_players_true(t)
-    if not times:
-        snap = snapshot(t)
-        snap["entries"] = [row[:-1] for row in snap["entries"]]  # busted_at: when it was done
-        return snap
+    entry_no = dict(Entry.objects.filter(tournament=t).values_list("pk", "number"))
+    table_no = dict(Table.objects.filter(tournament=t).values_list("pk", "number"))
+    player = dict(Player.objects.values_list("pk", "name"))
+    tournament = model_to_dict(t)
+    tournament.pop("version")
+    tournament.pop("id")
+    # bust_hand is the elimination event's id (a redo's is new): keep which busts share a
+    # hand and in what order (RULES 3.2), not the number.
+    hands = sorted(
+        set(Entry.objects.filter(tournament=t).values_list("bust_hand", flat=True)) - {None}
+    )
+    hand_no = {h: i for i, h in enumerate(hands)}
+    entries = _rows(
+        Entry, {"player": player.get, "bust_hand": lambda h: hand_no.get(h)}, tournament=t
+    )
+    if not times:  # busted_at: when the elimination was done, which a later redo changes
+        entries = [[kv for kv in row if kv[0] != "busted_at"] for row in entries]
     return {
-        "t": tuple(getattr(t, f) for f in T_FIELDS),
-        "entries": sorted(
-            Entry.objects.filter(tournament=t).values_list(
-                "pk",
-                "player__name",
-                "status",
-                "place",
-                "place_to",
-                "prize",
-                "chips_bought",
-                "bust_stack",
-                "busted_at",
-            ),
-            key=str,
-        ),
-        "seats": sorted(
-            Seat.objects.filter(tournament=t).values_list(
-                "entry_id", "table__number", "number", "waits_for_button"
-            )
-        ),
-        "tables": sorted(
-            Table.objects.filter(tournament=t).values_list(
-                "number", "status", "button_seat", "break_rank", "unavailable_seats", "players"
-            ),
-            key=str,
-        ),
-        "moves": sorted(
-            Move.objects.filter(tournament=t).values_list(
-                "entry_id", "from_table", "from_seat", "to_table", "to_seat", "reason"
-            ),
-            key=str,
-        ),
-        "players": Player.objects.count(),
+        "t": tournament,
+        "entries": entries,
+        "seats": _rows(Seat, {"entry": entry_no.get, "table": table_no.get}, tournament=t),
+        "tables": _rows(Table, {}, tournament=t),
+        "moves": _rows(Move, {"entry": entry_no.get, "event": bool}, tournament=t),
+        "levels": _rows(Level, {}, tournament=t),
+        "players": sorted(player.values()),
     }
 
 
@@ -137,12 +133,108 @@ def test_redo_is_refused_after_a_new_action(director):
 
 ACTIONS = st.lists(
     st.tuples(
-        st.sampled_from(["register", "bust", "bust2", "button", "move", "pause"]),
+        st.sampled_from(
+            [
+                "register",
+                "bust",
+                "bust2",
+                "button",
+                "move",
+                "pause",
+                "next",
+                "previous",
+                "adjust",
+                "jump",
+                "rebuy",
+                "addon",
+                "reenter",
+            ]
+        ),
         st.integers(0, 10**6),
+        st.booleans(),  # then undo and redo it at once: the same state again
     ),
     min_size=1,
     max_size=12,
 )
+
+
+def money_tournament(director) -> Tournament:
+    """Rebuys, an add-on in the first level (``addon_at=0``) and re-entries (RULES 4.4)."""
+    return services.tournament_create(
+        actor=director,
+        name="H",
+        tables=2,
+        seats_per_table=4,
+        seed=9,
+        starting_stack=20000,
+        buy_in=5000,
+        fee=500,
+        levels=TWO_LEVELS,
+        options={
+            "reentries_allowed": 3,
+            "rebuy_price": 4000,
+            "rebuy_chips": 10000,
+            "addon_at": 0,
+            "addon_price": 3000,
+            "addon_chips": 15000,
+            "added_money": 10000,
+        },
+    )
+
+
+def _act(t: Tournament, director, kind: str, rng: random.Random) -> bool:
+    """One action of ``kind``; False when it does not apply to the state (nothing done)."""
+    entries = Entry.objects.filter(tournament=t).order_by("pk")
+    seated = list(entries.filter(status="seated").values_list("pk", flat=True))
+    busted = list(entries.filter(status="busted").values_list("pk", flat=True))
+    tid = t.pk
+    if kind == "register":
+        services.entry_register(tournament_id=tid, name=f"R{rng.random()}", actor=director)
+    elif kind in ("bust", "bust2") and len(seated) > 2:
+        k = 2 if kind == "bust2" and len(seated) > 3 else 1
+        busts = [(pk, rng.choice([100, 200])) for pk in rng.sample(seated, k)]
+        services.elimination_record(tournament_id=tid, busts=busts, actor=director)
+    elif kind == "button":
+        table = rng.choice(list(Table.objects.filter(tournament=t, status="open")))
+        ts.table_set_button(
+            tournament_id=tid,
+            table_number=table.number,
+            seat=rng.randint(1, table.seats),
+            actor=director,
+        )
+    elif kind == "move" and seated:
+        table = rng.choice(list(Table.objects.filter(tournament=t, status="open")))
+        taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
+        free = [s for s in range(1, table.seats + 1) if s not in taken]
+        if not free:
+            return False
+        ts.move_manual(
+            tournament_id=tid,
+            entry_id=rng.choice(seated),
+            table_number=table.number,
+            seat=rng.choice(free),
+            actor=director,
+        )
+    elif kind == "pause":
+        action = "pause" if Tournament.objects.get(pk=tid).clock_running else "resume"
+        services.clock_action(tournament_id=tid, action=action, actor=director)
+    elif kind in ("next", "previous"):
+        services.clock_action(tournament_id=tid, action=kind, actor=director)
+    elif kind == "adjust":
+        seconds = rng.randint(-300, 300)
+        services.clock_action(tournament_id=tid, action="adjust", seconds=seconds, actor=director)
+    elif kind == "jump":
+        index = rng.randint(0, len(TWO_LEVELS) - 1)
+        services.clock_action(tournament_id=tid, action="jump", index=index, actor=director)
+    elif kind == "rebuy" and seated:
+        money.entry_rebuy(tournament_id=tid, entry_id=rng.choice(seated), actor=director)
+    elif kind == "addon" and seated:
+        money.entry_addon(tournament_id=tid, entry_id=rng.choice(seated), actor=director)
+    elif kind == "reenter" and busted:
+        money.entry_reenter(tournament_id=tid, entry_id=rng.choice(busted), actor=director)
+    else:
+        return False
+    return True
 
 
 @settings(
@@ -152,59 +244,191 @@ ACTIONS = st.lists(
 )
 @given(actions=ACTIONS)
 def test_random_actions_undone_in_reverse_restore_every_snapshot(director, actions):
-    t = services.tournament_create(actor=director, name="H", tables=2, seats_per_table=4, seed=9)
-    for i in range(7):
-        services.entry_register(tournament_id=t.pk, name=f"S{i}", actor=director)
-    services.clock_action(tournament_id=t.pk, action="start", actor=director)
-    snaps = []
-    for kind, n in actions:
-        rng = random.Random(n)
-        seated = list(
-            Entry.objects.filter(tournament=t, status="seated")
-            .values_list("pk", flat=True)
-            .order_by("pk")
-        )
-        before = snapshot(t)
-        try:
-            if kind == "register":
-                services.entry_register(tournament_id=t.pk, name=f"R{n}", actor=director)
-            elif kind in ("bust", "bust2") and len(seated) > 2:
-                k = 2 if kind == "bust2" and len(seated) > 3 else 1
-                busts = [(pk, rng.choice([100, 200])) for pk in rng.sample(seated, k)]
-                services.elimination_record(tournament_id=t.pk, busts=busts, actor=director)
-            elif kind == "button":
-                table = rng.choice(list(Table.objects.filter(tournament=t, status="open")))
-                ts.table_set_button(
-                    tournament_id=t.pk,
-                    table_number=table.number,
-                    seat=rng.randint(1, table.seats),
-                    actor=director,
-                )
-            elif kind == "move" and seated:
-                table = rng.choice(list(Table.objects.filter(tournament=t, status="open")))
-                taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
-                free = [s for s in range(1, table.seats + 1) if s not in taken]
-                if not free:
+    """Issue 10: random actions (the clock's included), some undone and redone at once; then
+    everything undone in reverse, each step back to the whole state before that action."""
+    # The clock stands still within a step (a redo then replays at the same moment) and
+    # moves on between steps.
+    with time_machine.travel(datetime(2026, 5, 1, 18, tzinfo=UTC), tick=False) as clock:
+        t = money_tournament(director)
+        for i in range(7):
+            services.entry_register(tournament_id=t.pk, name=f"S{i}", actor=director)
+        services.clock_action(tournament_id=t.pk, action="start", actor=director)
+        snaps = []
+        for kind, n, redo in actions:
+            clock.shift(n % 97)
+            rng = random.Random(n)
+            before = snapshot(t)
+            try:
+                if not _act(t, director, kind, rng):
                     continue
-                ts.move_manual(
-                    tournament_id=t.pk,
-                    entry_id=rng.choice(seated),
-                    table_number=table.number,
-                    seat=rng.choice(free),
-                    actor=director,
-                )
-            elif kind == "pause":
-                action = "pause" if Tournament.objects.get(pk=t.pk).clock_running else "resume"
-                services.clock_action(tournament_id=t.pk, action=action, actor=director)
-            else:
+            except DomainError:
+                assert snapshot(t) == before  # a refusal changes nothing
                 continue
-        except DomainError:
-            assert snapshot(t) == before  # a refusal changes nothing
-            continue
-        snaps.append(before)
-    for before in reversed(snaps):
+            snaps.append(before)
+            if redo:
+                after = snapshot(t)
+                action_undo(tournament_id=t.pk, actor=director)
+                assert snapshot(t) == before
+                action_redo(tournament_id=t.pk, actor=director)
+                assert snapshot(t) == after
+        for before in reversed(snaps):
+            action_undo(tournament_id=t.pk, actor=director)
+            assert snapshot(t) == before
+
+
+def test_undo_of_an_add_on_gives_back_its_chips_and_money(director):
+    """RULES 4.4: an add-on undone leaves the entry, the pool and the chips as before."""
+    t = money_tournament(director)
+    e = [
+        services.entry_register(tournament_id=t.pk, name=f"A{i}", actor=director) for i in range(3)
+    ]
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    before = snapshot(t)
+    money.entry_addon(tournament_id=t.pk, entry_id=e[0].pk, actor=director)
+    e[0].refresh_from_db()
+    assert (e[0].addons, e[0].chips_bought) == (1, 20000 + 15000)
+    out = action_undo(tournament_id=t.pk, actor=director)
+    assert out["kind"] == "entry_addon"
+    assert snapshot(t) == before
+    e[0].refresh_from_db()
+    assert (e[0].addons, e[0].chips_bought) == (0, 20000)
+    money.entry_addon(tournament_id=t.pk, entry_id=e[0].pk, actor=director)  # allowed again
+
+
+def _bust_with_moves(director):
+    t = services.tournament_create(
+        actor=director, name="U", tables=3, seats_per_table=4, seed=3, buy_in=1000
+    )
+    e = [
+        services.entry_register(tournament_id=t.pk, name=f"P{i}", actor=director) for i in range(9)
+    ]
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    before = snapshot(t)
+    services.elimination_record(
+        tournament_id=t.pk, busts=[(e[0].pk, 500), (e[1].pk, 500)], actor=director
+    )
+    return t, before
+
+
+def test_announcing_the_moves_does_not_block_undo_of_the_elimination(director):
+    """TOURNAMENT_DAY "bust the wrong player": undo, and everything it caused (RULES 7.4),
+    also after the director ticked off the moves it caused."""
+    t, before = _bust_with_moves(director)
+    moves = list(Move.objects.filter(tournament=t).values_list("pk", flat=True))
+    assert moves
+    setup.move_mark_announced(tournament_id=t.pk, move_ids=moves, actor=director)
+    out = action_undo(tournament_id=t.pk, actor=director)
+    assert out["kind"] == "elimination"
+    assert snapshot(t) == before
+    assert not Move.objects.filter(tournament=t).exists()
+    action_redo(tournament_id=t.pk, actor=director)  # redo walks past the bookkeeping too
+    assert Entry.objects.filter(tournament=t, status="busted").count() == 2
+
+
+def test_rotating_the_display_token_does_not_block_undo(director):
+    t, before = _bust_with_moves(director)
+    accounts.display_token_rotate(tournament_id=t.pk, actor=director)
+    token = Tournament.objects.get(pk=t.pk).display_token
+    assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "elimination"
+    after = snapshot(t)
+    assert after["t"]["display_token"] == token  # the new token stays: not an action
+    after["t"]["display_token"] = before["t"]["display_token"]
+    assert after == before
+
+
+def test_a_copied_tournament_has_nothing_to_undo(director):
+    src = services.tournament_create(actor=director, name="Src", tables=1, seed=1)
+    t = setup.tournament_copy(source_id=src.pk, name="Next week", actor=director)
+    with pytest.raises(DomainError) as err:
         action_undo(tournament_id=t.pk, actor=director)
-        assert snapshot(t) == before
+    assert err.value.code == "nothing_to_undo"
+
+
+def test_an_action_without_undo_record_is_refused_with_an_honest_message(director):
+    t = services.tournament_create(actor=director, name="U", tables=1, seed=1)
+    services.entry_register(tournament_id=t.pk, name="Ann", actor=director)
+    services.record_event(t, "hand_for_hand_round", {"round": 1}, director)
+    with pytest.raises(DomainError) as err:
+        action_undo(tournament_id=t.pk, actor=director)
+    assert err.value.code == "cannot_undo"
+    assert str(err.value.message) == MSG_CANNOT_UNDO.format(kind="hand_for_hand_round")
+    assert "undo of its own" not in err.value.message
+    assert Entry.objects.filter(tournament=t).count() == 1
+
+
+def test_undo_and_redo_of_an_expected_event_act_once(director):
+    """The screen says which event it undoes; a second click on the same button is stale."""
+    t = services.tournament_create(actor=director, name="U", tables=1, seed=1)
+    services.entry_register(tournament_id=t.pk, name="Ann", actor=director)
+    services.entry_register(tournament_id=t.pk, name="Bo", actor=director)
+    target = undo_target(Tournament.objects.get(pk=t.pk))
+    action_undo(tournament_id=t.pk, actor=director, expected=target.pk)
+    with pytest.raises(DomainError) as err:
+        action_undo(tournament_id=t.pk, actor=director, expected=target.pk)
+    assert err.value.code == "stale" and err.value.status == 409
+    assert list(Entry.objects.filter(tournament=t).values_list("player__name", flat=True)) == [
+        "Ann"
+    ]
+    action_redo(tournament_id=t.pk, actor=director, expected=target.pk)
+    with pytest.raises(DomainError) as err:
+        action_redo(tournament_id=t.pk, actor=director, expected=target.pk)
+    assert err.value.code == "stale"
+    assert Entry.objects.filter(tournament=t).count() == 2
+
+
+def _at_once(n: int, fn) -> list:
+    """``fn`` in ``n`` threads released together; what each returned or raised."""
+    barrier = threading.Barrier(n)
+    out: list = []
+
+    def go() -> None:
+        try:
+            barrier.wait()
+            out.append(fn())
+        except Exception as exc:  # noqa: BLE001 — returned to the test
+            out.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=go) for _ in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    return out
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_redos_at_once_apply_the_rebuy_once(director):
+    t = money_tournament(director)
+    e = services.entry_register(tournament_id=t.pk, name="Ann", actor=director)
+    services.entry_register(tournament_id=t.pk, name="Bo", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    money.entry_rebuy(tournament_id=t.pk, entry_id=e.pk, actor=director)
+    action_undo(tournament_id=t.pk, actor=director)
+    out = _at_once(2, lambda: action_redo(tournament_id=t.pk, actor=director))
+    assert sorted(type(x).__name__ for x in out) == ["DomainError", "dict"]
+    assert [x.code for x in out if isinstance(x, DomainError)] == ["nothing_to_redo"]
+    assert Entry.objects.get(pk=e.pk).rebuys == 1
+    assert Event.objects.filter(tournament=t, kind="entry_rebuy", undone=False).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_undos_of_the_same_action_at_once_undo_it_once(director):
+    t = money_tournament(director)
+    e = services.entry_register(tournament_id=t.pk, name="Ann", actor=director)
+    services.entry_register(tournament_id=t.pk, name="Bo", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    money.entry_rebuy(tournament_id=t.pk, entry_id=e.pk, actor=director)
+    target = undo_target(Tournament.objects.get(pk=t.pk))
+    out = _at_once(2, lambda: action_undo(tournament_id=t.pk, actor=director, expected=target.pk))
+    assert [x.code for x in out if isinstance(x, DomainError)] == ["stale"]
+    assert [x["kind"] for x in out if isinstance(x, dict)] == ["entry_rebuy"]
+    assert Entry.objects.get(pk=e.pk).rebuys == 0
+    assert Tournament.objects.get(pk=t.pk).clock_started  # the start stays
+    assert Event.objects.filter(tournament=t, kind="undo").count() == 1
 
 
 def test_dashboard_undo_and_redo_buttons(client, director):
