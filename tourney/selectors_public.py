@@ -318,6 +318,17 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     }
 
 
+def outrun(state: dict[str, Any], now_ms: int) -> bool:
+    """Whether a running clock has gone past every item a state holds (RULES 4.3: the clock is
+    derived from its anchor, so crossing levels writes nothing and the ETag stays). Without the
+    worker announcing levels, such a body would leave the screens at 0:00 on its last item:
+    it is built anew instead (the screens ask without If-None-Match when they get there)."""
+    if state.get("status") != "running" or not state.get("more_items"):
+        return False
+    held = state["remaining_ms"] + sum(it["seconds"] * 1000 for it in state["items"][1:])
+    return now_ms - state["server_time_ms"] >= held
+
+
 def _state_key(token: str, etag: str) -> str:
     return f"display:v{STATE_FORMAT}:state:{token}:{etag}"
 
@@ -328,7 +339,7 @@ def cached_state(token: str, version: Version) -> dict[str, Any] | None:
     same clock anchor the ETag names, and the browser ages recent moves by their times."""
     key = _state_key(token, version.etag)
     state = cache.get(key)
-    if state is not None:
+    if state is not None and not outrun(state, server_time_ms()):
         return state
     t = Tournament.objects.filter(pk=version.tournament_id, display_token=token).first()
     if t is None:

@@ -125,6 +125,12 @@
         if (items[j].kind === "break") { toBreak = acc; break; }
         acc += items[j].seconds * 1000;
       }
+      // The next break lies beyond the items we hold: the server counted it from the same
+      // anchor (ms_to_next_break at server_time_ms), so age that figure instead of "–".
+      if (toBreak === null && state.ms_to_next_break !== null && state.ms_to_next_break !== undefined) {
+        var aged = state.status === "running" ? now - state.server_time_ms : 0;
+        toBreak = Math.max(0, state.ms_to_next_break - aged);
+      }
     }
     return {
       index: state.level_index + i,
@@ -210,10 +216,20 @@
   function ensureAudio() {
     var Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return null;
-    if (!audio) audio = new Ctx();
-    if (audio.state === "suspended") audio.resume();
+    if (!audio) {
+      audio = new Ctx();
+      // A TV browser without a click keeps the context suspended (autoplay policy): the
+      // button says so until the context really runs.
+      audio.addEventListener("statechange", renderSound);
+    }
+    if (audio.state === "suspended") {
+      var resumed = audio.resume();
+      if (resumed && resumed.then) resumed.then(renderSound, renderSound);
+    }
     return audio;
   }
+
+  function audible() { return soundOn && !!audio && audio.state === "running"; }
 
   function tone(ctx, freq, at, length, volume) {
     var osc = ctx.createOscillator();
@@ -245,16 +261,21 @@
   function renderSound() {
     var btn = $("sound");
     if (!btn) return;
-    btn.textContent = soundOn ? "Sound on" : "Sound off · click to turn on";
-    btn.setAttribute("aria-pressed", soundOn ? "true" : "false");
-    btn.classList.toggle("on", soundOn);
+    var on = audible();
+    // data-sound: "on" (heard), "blocked" (wanted, but the browser keeps audio suspended), "off"
+    body.dataset.sound = on ? "on" : (soundOn ? "blocked" : "off");
+    btn.textContent = on ? "Sound on" : "Sound off · click to turn on";
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+    btn.classList.toggle("on", on);
   }
 
   if (mode === "tv") {
     if (soundOn) ensureAudio();
     document.addEventListener("click", function (ev) {
       var onButton = ev.target && ev.target.id === "sound";
-      soundOn = onButton ? !soundOn : true;
+      // The button turns off only a sound that plays; a blocked one it turns on (the click
+      // is the gesture the browser waits for).
+      soundOn = onButton ? !audible() : true;
       if (soundOn) ensureAudio();
       renderSound();
     });
@@ -270,17 +291,71 @@
     setText("prize-pool", state.prize_pool);
     show("badge-h4h", !!state.hand_for_hand);
     show("badge-final", state.tables_in_play === 1 && state.status !== "not_started");
+    renderPayouts();
+  }
+
+  function payoutRow(p) {
+    var li = document.createElement("li");
+    li.appendChild(span("place", p.places));
+    li.appendChild(span("amount", p.amount));
+    return li;
+  }
+
+  function firstPlace(places) { return String(places).split("–")[0]; }
+  function lastPlace(places) { return String(places).split("–").pop(); }
+
+  /* The payouts in place order. On the phone the page scrolls: all of them. On the TV the
+     panel holds what fits in two columns (column one 1..k, column two k+1..2k, display.css),
+     and when the table is longer a line under them says which places are not shown
+     ("+41 more: places 20–60"), never a clipped run that jumps from 11 to 20. */
+  function renderPayouts() {
     var list = $("payouts");
-    if (list) {
-      var frag = document.createDocumentFragment();
-      state.payouts.forEach(function (p) {
-        var li = document.createElement("li");
-        li.appendChild(span("place", p.places));
-        li.appendChild(span("amount", p.amount));
-        frag.appendChild(li);
-      });
-      list.replaceChildren(frag);
+    if (!list) return;
+    var payouts = state.payouts || [];
+    if (mode !== "tv") {
+      var all = document.createDocumentFragment();
+      payouts.forEach(function (p) { all.appendChild(payoutRow(p)); });
+      list.replaceChildren(all);
+      return;
     }
+    var panel = list.parentElement;
+    var note = $("payouts-more");
+    if (!panel || !panel.getClientRects().length) return; // hidden: fitted when shown
+    if (note) note.hidden = true;
+    list.dataset.more = "0";
+    if (!payouts.length) { list.replaceChildren(); return; }
+    var probe = payoutRow(payouts[0]);
+    list.style.setProperty("--rows", "1");
+    list.replaceChildren(probe);
+    var rowH = probe.getBoundingClientRect().height || 1;
+    var ps = getComputedStyle(panel);
+    var bottom = panel.getBoundingClientRect().bottom - (parseFloat(ps.paddingBottom) || 0) -
+      (parseFloat(ps.borderBottomWidth) || 0);
+    var top = list.getBoundingClientRect().top;
+    var perColumn = Math.max(1, Math.floor((bottom - top + 0.5) / rowH));
+    var shown = payouts.length;
+    if (payouts.length > perColumn * 2 && note) {
+      // Not all fit: the notice takes its line first, the rows get what is left.
+      var from = firstPlace(payouts[0].places), to = lastPlace(payouts[payouts.length - 1].places);
+      note.textContent = "+" + to + " more: places " + from + "–" + to; // a first measure
+      note.hidden = false;
+      var nb = note.getBoundingClientRect();
+      var nm = parseFloat(getComputedStyle(note).marginTop) || 0;
+      perColumn = Math.max(1, Math.floor((bottom - nb.height - nm - top + 0.5) / rowH));
+      shown = Math.min(payouts.length, perColumn * 2);
+      var rest = payouts.slice(shown);
+      from = firstPlace(rest[0].places);
+      var count = Number(to) - Number(from) + 1;
+      if (!(count > 0)) count = rest.length;
+      note.textContent = "+" + count + " more: " + (from === to ? "place " + from : "places " + from + "–" + to);
+      list.dataset.more = String(count);
+    } else if (payouts.length > perColumn * 2) {
+      shown = perColumn * 2;
+    }
+    var frag = document.createDocumentFragment();
+    for (var k = 0; k < shown; k++) frag.appendChild(payoutRow(payouts[k]));
+    list.style.setProperty("--rows", String(Math.max(1, Math.min(perColumn, Math.ceil(shown / 2)))));
+    list.replaceChildren(frag);
   }
 
   function span(cls, text) {
@@ -349,7 +424,29 @@
       });
       if (!mf.childNodes.length) mf.appendChild(span("none", "No moves"));
       moves.replaceChildren(mf);
+      fitMoves(moves);
     }
+  }
+
+  /* The newest moves that fit in their panel; the older ones become "+k earlier", never a
+     row cut in half at the panel's bottom. */
+  function fitMoves(list) {
+    var box = list.parentElement;
+    if (!box || !box.getClientRects().length) return;
+    var hidden = 0;
+    while (box.scrollHeight > box.clientHeight + 1) {
+      var extra = list.querySelector("li.more");
+      if (extra) extra.remove();
+      var rows = list.querySelectorAll("li:not(.more)");
+      if (!rows.length) break;
+      rows[rows.length - 1].remove();
+      hidden += 1;
+      var more = document.createElement("li");
+      more.className = "more";
+      more.textContent = "+" + hidden + " earlier";
+      list.appendChild(more);
+    }
+    list.dataset.more = String(hidden);
   }
 
   // ------------------------------------------------------------ views and rotation (TV)
@@ -364,6 +461,7 @@
     $("clock-view").hidden = name !== "clock";
     $("seating-view").hidden = name !== "seating";
     if (name === "seating") renderSeating();
+    else renderPayouts();
   }
 
   function cycle() {
@@ -433,7 +531,9 @@
   var failures = 0;
   function poll() {
     var sentAt = Date.now();
-    var headers = etag ? { "If-None-Match": etag } : {};
+    // Past the items it holds (no worker announced the levels, so the ETag did not change),
+    // the screen asks for the whole state: the server rebuilds one the clock has outrun.
+    var headers = etag && !clockAt(serverNow()).waiting ? { "If-None-Match": etag } : {};
     fetch(body.dataset.stateUrl, { headers: headers, cache: "no-store", credentials: "omit" })
       .then(function (r) {
         var receivedAt = Date.now();
@@ -449,6 +549,7 @@
         if (!fresh) return;
         state = fresh;
         etag = fresh.etag;
+        body.dataset.stateEtag = etag;
         renderStats();
         tick();
         if (mode === "tv" && current === "seating") renderSeating();
@@ -463,7 +564,11 @@
 
   // ------------------------------------------------------------ start
 
-  window.addEventListener("resize", function () { if (current === "seating") renderSeating(); });
+  window.addEventListener("resize", function () {
+    if (current === "seating") renderSeating();
+    else renderPayouts();
+  });
+  body.dataset.stateEtag = etag;
   renderStats();
   tick();
   if (mode === "tv") {

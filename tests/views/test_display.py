@@ -245,6 +245,52 @@ def test_state_limits_the_items_it_carries(client, director):
     assert body["ms_to_next_break"] is None
 
 
+def test_a_state_the_running_clock_has_outrun_is_built_anew(client, director, monkeypatch):
+    # 20 one-minute levels, 13 held. With no worker announcing the levels nothing is written
+    # and the ETag stays; a screen past the held items asks without If-None-Match (display.js)
+    # and must not get the same body back, or its clock stops at 0:00 on level 13.
+    monkeypatch.setattr(public, "STATE_TTL_SECONDS", 3600)  # the cached body is still there
+    levels = [
+        {"kind": "level", "small_blind": 25 * k, "big_blind": 50 * k, "ante": 0, "seconds": 60}
+        for k in range(1, 21)
+    ]
+    t = services.tournament_create(actor=director, name="No worker", tables=1, levels=levels)
+    with time_machine.travel(T0, tick=False):
+        services.clock_action(tournament_id=t.pk, action="start")
+        first = _get_state(client, t).json()
+    assert first["level_index"] == 0 and len(first["items"]) == public.UPCOMING_ITEMS + 1
+    with time_machine.travel(T0 + timedelta(minutes=12, seconds=59), tick=False):
+        held = _get_state(client, t).json()  # still inside the held items: the cached body
+        assert not public.outrun(held, public.server_time_ms())
+    assert held["server_time_ms"] == first["server_time_ms"]
+    with time_machine.travel(T0 + timedelta(minutes=13, seconds=5), tick=False):
+        assert public.outrun(first, public.server_time_ms())
+        r = _get_state(client, t)
+        again = _get_state(client, t, r["ETag"])
+    body = r.json()
+    assert r.status_code == 200 and r["ETag"] == first["etag"]  # no write, the same ETag
+    assert body["level_index"] == 13
+    assert body["items"][0]["number"] == 14
+    assert body["remaining_ms"] == 55_000
+    assert again.status_code == 304  # screens still inside their items keep polling cheaply
+
+
+def test_a_paused_or_short_state_is_never_outrun():
+    items = [{"kind": "level", "seconds": 60}, {"kind": "level", "seconds": 60}]
+    running = {
+        "status": "running",
+        "more_items": True,
+        "remaining_ms": 30_000,
+        "server_time_ms": 1_000_000,
+        "items": items,
+    }
+    assert not public.outrun(running, 1_000_000 + 89_999)
+    assert public.outrun(running, 1_000_000 + 90_000)
+    assert not public.outrun({**running, "status": "paused"}, 1_000_000 + 10**9)
+    # No items beyond: the browser finishes by itself, nothing to fetch.
+    assert not public.outrun({**running, "more_items": False}, 1_000_000 + 10**9)
+
+
 def test_unchanged_state_answers_304_without_a_query(
     client, seated_tournament, django_assert_num_queries
 ):
