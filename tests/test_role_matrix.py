@@ -67,6 +67,9 @@ RULES = {
     "payouts_freeze": API_DIRECTOR,
     "deal_get": API_DESK,
     "deal_post": API_DIRECTOR,
+    # the money panel's director actions (RULES 8.2, 8.3): payouts, closing registration
+    "tourney-dashboard-payouts": DIRECTOR_PAGE,
+    "tourney-dashboard-registration-close": DIRECTOR_PAGE,
 }
 PREFIX_RULES = [
     ("tourney-dashboard", DIRECTOR_PAGE),

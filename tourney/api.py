@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
+from pydantic import StrictInt
 
 from tables import services as table_services
 from tourney import api_auth, selectors, services
@@ -332,7 +333,7 @@ class TournamentIn(Schema):
     added_money: int = Field(default=0, ge=0, le=MAX_MONEY)
     rounding_unit: int = Field(default=100, ge=1, le=10**9)
     seed: int | None = Field(default=None, ge=0, le=2**62)
-    levels: list[dict[str, Any]] | None = Field(default=None, max_length=200)
+    levels: list[dict[str, Any]] | None = Field(default=None, max_length=500)  # as PUT levels
     balance_tolerance: int | None = Field(default=None, ge=1, le=9)
     redraw_at_three: bool = True
     redraw_at_two: bool = True
@@ -340,7 +341,7 @@ class TournamentIn(Schema):
     race_threshold: Literal["half_or_more", "more_than_half"] = "half_or_more"
     auto_open_tables: bool = True
     draw_at_registration: bool = True
-    late_reg_until: int | None = Field(default=None, ge=0, le=199)
+    late_reg_until: int | None = Field(default=None, ge=0, le=499)
 
 
 def tournament_dict(t: Tournament) -> dict[str, Any]:
@@ -472,8 +473,9 @@ def clock_get(request, tid: int):
 
 class ClockIn(Schema):
     action: Literal["start", "pause", "resume", "next", "previous", "adjust", "jump"]
-    seconds: int | None = Field(default=None, ge=-86400, le=86400)
-    index: int | None = Field(default=None, ge=0, le=1000)
+    # Strict: ``true`` or ``"60"`` is not a number of seconds (the engine refuses them too).
+    seconds: StrictInt | None = Field(default=None, ge=-86400, le=86400)
+    index: StrictInt | None = Field(default=None, ge=0, le=1000)
 
 
 @api.post("/tournaments/{tid}/clock", auth=api_auth.DIRECTOR, tags=["clock"])
@@ -536,8 +538,13 @@ class GenerateIn(Schema):
     )
     level_minutes: int = Field(default=20, ge=1, le=240)
     target_hours: float = Field(default=8, gt=0, le=72)
-    break_every: int = Field(default=4, ge=1, le=50)
+    break_every: int = Field(default=4, ge=0, le=50)  # 0: no breaks but those of break_after
     break_minutes: int = Field(default=10, ge=1, le=120)
+    # 1-based level numbers a break follows (before break_every takes over), ascending.
+    break_after: list[Annotated[int, Field(ge=1, le=500)]] | None = Field(
+        default=None, max_length=100
+    )
+    bb_ante_from_level: int = Field(default=4, ge=0, le=500)  # 0: no big-blind ante
 
 
 @api.post(
@@ -561,6 +568,8 @@ def structure_generate(request, payload: GenerateIn):
             target_hours=payload.target_hours,
             break_every=payload.break_every,
             break_minutes=payload.break_minutes,
+            break_after=payload.break_after,
+            bb_ante_from_level=payload.bb_ante_from_level,
         )
     return {"levels": structure_engine.items_to_data(items)}
 

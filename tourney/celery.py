@@ -2,13 +2,16 @@
 importing the pure engines under tourney/engine loads neither Django nor Celery)."""
 
 import gc
+import logging
 import os
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tourney.settings")
+
+log = logging.getLogger(__name__)
 
 app = Celery("tourney")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -30,3 +33,14 @@ def _freeze_startup_objects(**_kwargs) -> None:
     """As in tourney/wsgi.py: what a worker process loaded at start stays out of the garbage
     collector's full passes, so a level change is never held up by one."""
     gc.freeze()
+
+
+@worker_ready.connect
+def _sweep_when_ready(**_kwargs) -> None:
+    """A worker that starts (or restarts after a kill) holds none of the clock's ETA ticks: the
+    ones it held died with it. Sweep at once rather than at the next beat: the sweep records
+    what was missed and queues the ticks of the boundaries coming soon (tourney/tasks.py)."""
+    try:
+        app.send_task("tourney.tasks.clock_sweep")
+    except Exception:  # noqa: BLE001 — any broker error; beat's sweep comes anyway
+        log.warning("could not queue the clock sweep at worker start")

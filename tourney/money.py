@@ -64,6 +64,15 @@ MSG_NO_ENTRIES = "Nobody has entered yet."
 MSG_NOTHING_TO_SET = "Give a payout table, a rounding unit, or both."
 MSG_BAD_METHOD = "A deal is made by ICM, chip chop or custom amounts."
 MSG_DEAL_EXISTS = "A deal is already recorded for this tournament."
+MSG_AFTER_DEAL = (
+    "A deal is recorded: no more money can come in and the payouts stay as they are "
+    "(undo the deal first)."
+)
+MSG_DEAL_MONEY_OPEN = (
+    "Close registration and the rebuy period first: money still coming in would change "
+    "the prizes the deal shares."
+)
+MSG_ALREADY_CLOSED = "Registration (and the rebuy period) are already closed."
 MSG_DEAL_FEW_PLAYERS = "A deal needs at least two players still in."
 MSG_STACKS_WRONG_PLAYERS = "Give one stack for each player still in, and only for them."
 
@@ -101,13 +110,26 @@ def pool_of(t: Tournament, *, paid: int | None = None) -> int:
     return _pool(t, _money_in(t)["paid"] if paid is None else paid)
 
 
+def fit_table(table: Sequence[int], entries: int) -> tuple[int, ...]:
+    """A table paying no more places than there are entries (RULES 8.2: the prizes sum to
+    the pool, and nobody can finish below the last entry): the places cut off give their
+    basis points to first place, so the table still adds up to 100 % and stays in order."""
+    table = tuple(table)
+    if entries < 1 or len(table) <= entries:
+        return table
+    return (table[0] + sum(table[entries:]), *table[1:entries])
+
+
 def table_of(t: Tournament, entries: int | None = None) -> tuple[int, ...]:
-    """The payout table in use, basis points per place: the director's (or the one pinned at
-    the freeze), else the default for the field size; () before anyone enters."""
-    if t.payout_percentages:
+    """The payout table in use, basis points per place: the one pinned at the freeze, else
+    the director's cut to the field (``fit_table``), else the default for the field size;
+    () before anyone enters."""
+    if t.payout_percentages and t.frozen_prizes is not None:
         return tuple(t.payout_percentages)
     if entries is None:
         entries = Entry.objects.filter(tournament=t).count()
+    if t.payout_percentages:
+        return fit_table(t.payout_percentages, entries)
     return payouts_engine.default_percentages(entries) if entries else ()
 
 
@@ -406,6 +428,7 @@ def entry_rebuy(
     with _action(tournament_id, "entry_rebuy", kwargs) as t:
         if t.rebuy_price <= 0:
             raise DomainError("no_rebuys", MSG_NO_REBUYS, status=409)
+        refuse_after_deal(t)
         if not t.rebuys_open or _window_passed(t, t.rebuy_until, now):
             raise DomainError("rebuys_closed", MSG_REBUYS_CLOSED, status=409)
         e = _in_play(t, entry_id)
@@ -443,6 +466,7 @@ def entry_addon(
         e = _in_play(t, entry_id)
         if e.addons:
             raise DomainError("addon_taken", MSG_ADDON_TAKEN, status=409, fields={"entry": e.pk})
+        refuse_after_deal(t)
         _note_entries([e.pk])
         chips = t.addon_chips or t.starting_stack
         Entry.objects.filter(pk=e.pk).update(
@@ -459,9 +483,25 @@ def entry_addon(
 
 
 def _log_refreeze(event, amounts: tuple[int, ...] | None) -> None:
+    """The amounts new money after the freeze pinned (RULES 8.2: a change of the frozen
+    prizes is logged), in the action's own event; a deferred event (not yet inserted) takes
+    them with its insert."""
     if amounts is not None:
         event.payload["frozen_prizes"] = list(amounts)
-        event.save(update_fields=["payload"])
+        if event.pk is not None:
+            event.save(update_fields=["payload"])
+
+
+def deal_recorded(t: Tournament) -> bool:
+    return Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
+
+
+def refuse_after_deal(t: Tournament) -> None:
+    """RULES 8.3, prize money never leaves the remaining players: once a deal shares the
+    unpaid prizes, no money may come in (an entry, rebuy or add-on) and the payouts may not
+    change, or the amounts agreed would no longer add up to what is left to pay."""
+    if deal_recorded(t):
+        raise DomainError("deal_exists", MSG_AFTER_DEAL, status=409)
 
 
 def entry_reenter(
@@ -563,6 +603,9 @@ def payouts_freeze_locked(t: Tournament, *, actor=None) -> tuple[int, ...]:
     if t.frozen_prizes is not None:
         return tuple(t.frozen_prizes)
     money = _money_in(t)
+    chosen = t.payout_percentages
+    # The director's table (perhaps last week's) cut to this field, else places nobody
+    # can finish in would keep their prizes and the pool would not be paid out (RULES 8.2).
     table = table_of(t, money["entries"])
     if not table:
         return ()  # nobody entered: nothing to freeze
@@ -574,12 +617,10 @@ def payouts_freeze_locked(t: Tournament, *, actor=None) -> tuple[int, ...]:
     Tournament.objects.filter(pk=t.pk).update(
         payout_percentages=t.payout_percentages, frozen_prizes=t.frozen_prizes
     )
-    record_event(
-        t,
-        "payouts_frozen",
-        {"percentages": list(table), "prizes": list(amounts), "pool": pool},
-        actor,
-    )
+    payload: dict[str, Any] = {"percentages": list(table), "prizes": list(amounts), "pool": pool}
+    if chosen and len(chosen) > len(table):
+        payload["cut_from"] = list(chosen)
+    record_event(t, "payouts_frozen", payload, actor)
     prizes_assign(t)
     return amounts
 
@@ -621,6 +662,7 @@ def payouts_set(
         "rounding_unit": rounding_unit,
     }
     with _action(tournament_id, "payouts_set", kwargs, running=False) as t:
+        refuse_after_deal(t)
         money = _money_in(t)
         frozen = t.frozen_prizes is not None
         table = t.payout_percentages if percentages is None else new_table
@@ -693,7 +735,7 @@ def deal_quote(t: Tournament, stacks: Mapping[Any, int] | None = None) -> dict[s
     """The numbers for a deal among the players still in (RULES 8.3): the unpaid prizes and,
     given each player's stack, ICM equities rounded to the rounding unit (summing exactly to
     the unpaid money) and the chip-chop amounts."""
-    if Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists():
+    if deal_recorded(t):
         raise DomainError("deal_exists", MSG_DEAL_EXISTS, status=409)
     remaining = _remaining(t)
     if len(remaining) < 2:
@@ -707,6 +749,7 @@ def deal_quote(t: Tournament, stacks: Mapping[Any, int] | None = None) -> dict[s
         "unpaid_prizes": unpaid,
         "rounding_unit": t.rounding_unit,
         "players": players,
+        "money_open": money_open(t),  # deal_record refuses until it closes
     }
     if stacks is None:
         return out
@@ -746,8 +789,15 @@ def deal_record(
         "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
     }
     with _action(tournament_id, "deal_record", kwargs) as t:
-        if Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists():
+        if deal_recorded(t):
             raise DomainError("deal_exists", MSG_DEAL_EXISTS, status=409)
+        if money_open(t):
+            raise DomainError(
+                "deal_money_open",
+                MSG_DEAL_MONEY_OPEN,
+                status=409,
+                fields={"registration_open": t.registration_open, "rebuys_open": t.rebuys_open},
+            )
         remaining = _remaining(t)
         if len(remaining) < 2:
             raise DomainError("deal_needs_players", MSG_DEAL_FEW_PLAYERS, status=409)
@@ -779,3 +829,57 @@ def deal_record(
         )
         prizes_assign(t)
     return {i: by_entry[i] for i in ids}
+
+
+def money_open(t: Tournament) -> bool:
+    """Whether money can still come in: registration open, or a rebuy period open in an event
+    with rebuys. A deal waits until it closes (RULES 8.3: it shares what is left to pay)."""
+    return t.registration_open or (t.rebuy_price > 0 and t.rebuys_open)
+
+
+def deal_amounts(t: Tournament) -> list[dict[str, Any]]:
+    """The recorded deal, one row per dealt entry (those still in first): what each was
+    agreed (RULES 8.3), for the screens while the players are still playing."""
+    rows = (
+        Entry.objects.filter(tournament=t, deal_amount__isnull=False)
+        .select_related("player")
+        .order_by("place", "number")
+    )
+    out = [
+        {
+            "entry": e.pk,
+            "number": e.number,
+            "name": e.player.name,
+            "amount": e.deal_amount,
+            "place": e.place,
+        }
+        for e in rows
+    ]
+    return sorted(out, key=lambda r: r["place"] is not None)
+
+
+# ---------------------------------------------------------------- closing the money in
+
+
+def registration_close(*, tournament_id: int, rebuys: bool = False, actor=None) -> list[str]:
+    """The director closes late registration now (and with ``rebuys`` the rebuy period), as
+    the clock does at the configured level (RULES 4.4): for events with no such level, or a
+    director's early call. The payouts freeze (RULES 8.2). Returns what it closed."""
+    with _action(tournament_id, "registration_close", {"rebuys": rebuys}) as t:
+        closed = []
+        if t.registration_open:
+            t.registration_open = False
+            closed.append("registration")
+        if rebuys and t.rebuys_open:
+            t.rebuys_open = False
+            closed.append("rebuys")
+        if not closed:
+            raise DomainError("already_closed", MSG_ALREADY_CLOSED, status=409)
+        Tournament.objects.filter(pk=t.pk).update(
+            registration_open=t.registration_open, rebuys_open=t.rebuys_open
+        )
+        from tourney.services import _freeze_if_closed
+
+        _freeze_if_closed(t, actor)
+        record_event(t, "registration_closed", {"closed": closed}, actor)
+    return closed

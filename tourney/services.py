@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -324,6 +324,12 @@ def tournament_create(
     chip_set = tuple(chips or DEFAULT_CHIPS)
     if levels:
         items = structure_engine.parse_levels(levels)
+        # RULES 4.5, 5.1: as for a structure set later (``structure_set``), before any write.
+        problems = structure_engine.check_structure(items, [v for v, _ in chip_set])
+        if problems:
+            raise DomainError(
+                "bad_structure", MSG_STRUCTURE_PROBLEMS, fields={"levels": "; ".join(problems)}
+            )
     else:
         items = structure_engine.preset(
             "regular",
@@ -372,6 +378,9 @@ def clock_index(t: Tournament, now: datetime | None = None) -> int:
     return index if index is not None else clock_read(t, now).index
 
 
+# The most ticks one sweep queues for one clock (1-second levels and a long sweep interval).
+MAX_SWEEP_TICKS = 20
+
 CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "adjust", "jump")
 MSG_BAD_CLOCK_ACTION = "Unknown clock action."
 
@@ -398,6 +407,12 @@ def clock_action(
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
         items = structure_items(t)
         before = anchor_of(t)
+        # Transitions the clock already made under the old anchor but nobody recorded yet (the
+        # worker was down, or its tick is a moment away) are recorded first, once: the action
+        # then re-anchors from where the clock really is (RULES 4.3). A refused action rolls
+        # them back with it; the sweep records them then.
+        if before.started:
+            _announce_locked(t, items, before, now)
         if action == "start":
             after = clock_engine.start(items, now, anchor=before)
         elif action == "pause":
@@ -480,15 +495,18 @@ def _freeze_if_closed(t: Tournament, actor=None) -> None:
     payouts_freeze_locked(t, actor=actor)
 
 
-def _schedule_next_boundary(t, items, anchor, now) -> None:
+def _schedule_next_boundary(t, items, anchor, now, within: timedelta | None = None) -> None:
     """After commit, queue an ETA task for each of the next few boundaries, so the worker
     holds them well before they are due (a stale one, after a pause or a jump, finds nothing
-    to announce: the announcement is derived from the anchors)."""
+    to announce: the announcement is derived from the anchors). ``within``: every boundary
+    before ``now + within`` instead (the sweep's, so a restarted worker that lost the ticks
+    it held gets them again before they are due)."""
     if not anchor.running:
         return
-    from datetime import timedelta
-
-    upcoming = clock_engine.boundaries(items, anchor, now, now + timedelta(hours=2))[:3]
+    if within is None:
+        upcoming = clock_engine.boundaries(items, anchor, now, now + timedelta(hours=2))[:3]
+    else:
+        upcoming = clock_engine.boundaries(items, anchor, now, now + within)[:MAX_SWEEP_TICKS]
     if not upcoming:
         return
     tid = t.pk
@@ -502,45 +520,82 @@ def _schedule_next_boundary(t, items, anchor, now) -> None:
     transaction.on_commit(send)
 
 
-def clock_announce(*, tournament_id: int, now: datetime | None = None) -> list[int]:
+def clock_announce(
+    *, tournament_id: int, now: datetime | None = None, schedule_within: timedelta | None = None
+) -> list[int]:
     """Record each level or break that has started since the last announcement, exactly once
     (LevelStarted / BreakStarted), and apply what a transition does: close late registration
-    and rebuys at their levels (RULES 4.4), mark a color-up break. Idempotent: the tournament
-    lock and `clock_announced` make a second or concurrent run record nothing."""
+    and rebuys at their levels (RULES 4.4), prepare a color-up break. Idempotent: the
+    tournament lock and `clock_announced` make a second or concurrent run record nothing.
+    ``schedule_within`` (the sweep's): also queue the ticks of the boundaries coming before
+    ``now + schedule_within``, whether or not anything was recorded."""
     now = now or timezone.now()
     with tournament_action(tournament_id) as t:
         if not t.clock_started or t.status == Tournament.Status.FINISHED:
             return []
         items = structure_items(t)
         anchor = anchor_of(t)
-        state = clock_engine.state(items, anchor, now)
-        recorded: list[int] = []
-        if state.index <= t.clock_announced:
-            return []
-        for idx in range(t.clock_announced + 1, state.index + 1):
-            item = items[idx]
-            kind = "break_started" if item.kind == "break" else "level_started"
-            closed = _apply_level_windows(t, idx)
-            record_event(
-                t,
-                kind,
-                {
-                    "index": idx,
-                    "due": _item_start(items, anchor, idx, now),
-                    "recorded_at": now.isoformat(),
-                    "closed": closed,
-                    "color_up": list(item.color_up),
-                },
-            )
-            recorded.append(idx)
-        Tournament.objects.filter(pk=t.pk).update(
-            clock_announced=state.index,
-            registration_open=t.registration_open,
-            rebuys_open=t.rebuys_open,
-        )
-        _freeze_if_closed(t)
-        _schedule_next_boundary(t, items, anchor, now)
+        recorded = _announce_locked(t, items, anchor, now)
+        if recorded:
+            _freeze_if_closed(t)
+            _schedule_next_boundary(t, items, anchor, now)
+        if schedule_within is not None:
+            _schedule_next_boundary(t, items, anchor, now, within=schedule_within)
     return recorded
+
+
+def _announce_locked(t: Tournament, items, anchor: clock_engine.Anchor, now: datetime) -> list[int]:
+    """The body of ``clock_announce`` for a caller holding the lock: record every item started
+    under ``anchor`` since ``t.clock_announced`` (a paused anchor's own item too), apply its
+    windows (RULES 4.4) and, at a color-up break, the color-up it prepares (RULES 5.1)."""
+    if not anchor.started:
+        return []
+    state = clock_engine.state(items, anchor, now)
+    if state.index <= t.clock_announced:
+        return []
+    recorded: list[int] = []
+    for idx in range(t.clock_announced + 1, state.index + 1):
+        item = items[idx]
+        kind = "break_started" if item.kind == "break" else "level_started"
+        closed = _apply_level_windows(t, idx)
+        due = _item_start(items, anchor, idx, now)
+        payload = {
+            "index": idx,
+            "due": due,
+            "recorded_at": now.isoformat(),
+            "closed": closed,
+            "color_up": list(item.color_up),
+        }
+        if item.kind == "break" and item.color_up:
+            due_at = datetime.fromisoformat(due) if due else now
+            payload["color_up_pending"] = _color_up_prepared(t, due_at)
+        record_event(t, kind, payload)
+        recorded.append(idx)
+    t.clock_announced = state.index
+    Tournament.objects.filter(pk=t.pk).update(
+        clock_announced=state.index,
+        registration_open=t.registration_open,
+        rebuys_open=t.rebuys_open,
+    )
+    return recorded
+
+
+def _color_up_prepared(t: Tournament, at: datetime) -> dict[str, Any]:
+    """What the color-up of the break starting at ``at`` will do (``colorup.colorup_pending``
+    at that instant, RULES 5.1): the chips it removes, the chip each changes up into, the
+    tables that have to race and the chips in play; recorded in the BreakStarted event, so
+    the floor has the plan at the boundary (the color-up page derives the same live)."""
+    from tourney.colorup import colorup_pending
+
+    p = colorup_pending(t, at)
+    return {
+        "break_index": p["break_index"],
+        "denominations": p["denominations"],
+        "tables": [x["table"] for x in p["tables"] if x["to_race"]],
+        "total_chips": p["total_chips"],
+        "players_left": p["players_left"],
+        "average_stack": p["average_stack"],
+    }
 
 
 def _item_start(items, anchor, idx, now) -> str | None:

@@ -90,7 +90,10 @@ def parse_money(text: str | None, field: str) -> int:
         value = Decimal(raw)
     except InvalidOperation:
         value = Decimal(-1)
-    if value < 0 or value != value.quantize(Decimal("0.01")) or value > Decimal(10**11):
+    # NaN, infinities and huge exponents fail here before quantize (which would raise)
+    if not value.is_finite() or value < 0 or value > Decimal(10**11):
+        value = Decimal(-1)
+    if value < 0 or value != value.quantize(Decimal("0.01")):
         msg = "An amount like 100 or 12.50, zero or more."
         raise DomainError("bad_input", msg, fields={field: msg})
     return int(value * 100)
@@ -173,11 +176,12 @@ def parse_payouts(text: str) -> list[int] | None:
         return None
     try:
         points = [Decimal(p) * 100 for p in parts]
-    except InvalidOperation:
+    except ArithmeticError:  # not a number, or one the decimal context overflows on
         raise DomainError(
             "bad_input", MSG_BAD_PAYOUTS, fields={"payouts": MSG_BAD_PAYOUTS}
         ) from None
-    if any(p != p.to_integral_value() or p <= 0 for p in points):
+    # at most 100 % a place (also keeps NaN, infinities and huge exponents out)
+    if any(not p.is_finite() or p <= 0 or p > 10000 or p != p.to_integral_value() for p in points):
         raise DomainError("bad_input", MSG_BAD_PAYOUTS, fields={"payouts": MSG_BAD_PAYOUTS})
     return [int(p) for p in points]
 

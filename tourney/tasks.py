@@ -5,10 +5,12 @@ periodic sweep that catches whatever a lost ETA task missed)."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
+from django.db.models import F, Q
 
 from tourney.models import Tournament
 from tourney.services import clock_announce
@@ -33,17 +35,33 @@ def clock_tick(tournament_id: int, expected_index: int) -> list[int]:
     return clock_announce(tournament_id=tournament_id)
 
 
+# How far past the next sweep a sweep queues the clock ticks: a boundary is queued at least
+# this long before it is due even when the next sweep runs this late.
+SWEEP_MARGIN_SECONDS = 2.0
+
+
+def sweep_horizon() -> timedelta:
+    """The boundaries a sweep queues ticks for: those before the next sweep, plus a margin."""
+    return timedelta(seconds=float(settings.CLOCK_SWEEP_SECONDS) + SWEEP_MARGIN_SECONDS)
+
+
 @shared_task(ignore_result=True)
 def clock_sweep() -> int:
-    """Announce every running clock's missed transitions (idempotent)."""
+    """Announce every clock's missed transitions (idempotent), and queue the ETA ticks of the
+    boundaries coming before the next sweep: a worker killed and restarted lost the ticks it
+    held, and nothing else would queue them again before the clock's next transition. Paused
+    clocks are swept too while their own item is not yet recorded."""
     n = 0
+    horizon = sweep_horizon()
     for tid in (
-        Tournament.objects.filter(clock_running=True)
+        Tournament.objects.filter(
+            Q(clock_running=True) | Q(clock_started=True, clock_index__gt=F("clock_announced"))
+        )
         .exclude(status=Tournament.Status.FINISHED)
         .values_list("pk", flat=True)
     ):
         try:
-            n += len(clock_announce(tournament_id=tid))
+            n += len(clock_announce(tournament_id=tid, schedule_within=horizon))
         except OperationalError:
             log.warning("clock sweep: tournament %s locked, next sweep will retry", tid)
     return n

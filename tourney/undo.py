@@ -148,6 +148,7 @@ def _services() -> dict[str, Any]:
         "payouts_set",
         "payouts_freeze",
         "deal_record",
+        "registration_close",
     ):
         if hasattr(money, name):
             table[name] = getattr(money, name)

@@ -26,6 +26,12 @@ urlpatterns = [
     path(P + "log.csv", panels.log_csv, name="tourney-dashboard-log-csv"),
     path(P + "money/", money.money_panel, name="tourney-dashboard-money"),
     path(P + "money/deal/", money.deal, name="tourney-dashboard-deal"),
+    path(P + "money/payouts/", money.payouts, name="tourney-dashboard-payouts"),
+    path(
+        P + "money/close/",
+        money.registration_close,
+        name="tourney-dashboard-registration-close",
+    ),
     path(P + "colorup/", money.colorup_page, name="tourney-dashboard-colorup"),
     path(P + "colorup/<int:number>/", money.colorup_race, name="tourney-dashboard-colorup-race"),
     path(

@@ -67,6 +67,111 @@
     });
   }
 
+  // -- typed values are never wiped by a refresh from another screen.
+  // A panel whose fields hold something the director typed and has not sent yet (odd chips
+  // at a color-up table, a bust row, a break-order number) keeps it: its refresh waits, the
+  // panel is marked stale, and it refreshes once the fields are sent or cleared.
+  function typedIn(panel) {
+    var fields = panel.querySelectorAll("input, textarea, select");
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      if (f.type === "hidden" || f.type === "submit" || f.type === "button") continue;
+      if (f.type === "checkbox" || f.type === "radio") {
+        if (f.checked !== f.defaultChecked) return true;
+      } else if (f.tagName === "SELECT") {
+        // A select without a "selected" option shows its first one: that is its default.
+        var initial = 0;
+        for (var j = 0; j < f.options.length; j++) {
+          if (f.options[j].defaultSelected) { initial = j; break; }
+        }
+        if (f.options.length && f.selectedIndex !== initial) return true;
+      } else if (f.value !== f.defaultValue) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  document.body.addEventListener("htmx:confirm", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (!elt || !elt.matches || !elt.matches(PANEL)) return;
+    if (typedIn(elt)) {
+      evt.preventDefault();
+      elt.classList.add("stale");
+    }
+  });
+  function maybeRefreshStale(evt) {
+    var panel = evt.target && evt.target.closest ? evt.target.closest(".stale" + PANEL) : null;
+    if (panel && !typedIn(panel)) { panel.classList.remove("stale"); changed(); }
+  }
+  document.addEventListener("input", maybeRefreshStale);
+  document.addEventListener("change", maybeRefreshStale);
+
+  // -- break order by dragging a tile onto another (RULES 3.5), as well as by the numbers:
+  // the dragged table takes the other's place in the order; the rank inputs are rewritten
+  // 1..n and the break-order form is sent, exactly as if the numbers had been typed.
+  var dragged = null;
+
+  function tileOf(elt) {
+    var tile = elt && elt.closest ? elt.closest("#tables .tile") : null;
+    return tile && tile.querySelector('input[name^="rank_"]') ? tile : null;
+  }
+
+  function clearDropMarks() {
+    document.querySelectorAll("#tables .drop-before, #tables .drop-after").forEach(function (t) {
+      t.classList.remove("drop-before", "drop-after");
+    });
+  }
+
+  function breakOrder() {
+    var inputs = Array.prototype.slice.call(document.querySelectorAll('#tables input[name^="rank_"]'));
+    return inputs.map(function (input) {
+      return { input: input, table: Number(input.name.slice(5)), rank: Number(input.value) || 0 };
+    }).sort(function (a, b) { return a.rank - b.rank || b.table - a.table; });
+  }
+
+  function rankOf(tile) {
+    var input = tile.querySelector('input[name^="rank_"]');
+    return Number(input.value) || 0;
+  }
+
+  document.addEventListener("dragstart", function (evt) {
+    var tile = evt.target && evt.target.closest ? tileOf(evt.target) : null;
+    if (!tile || !evt.target.matches("header[draggable]")) return;
+    dragged = tile;
+    tile.classList.add("dragging");
+    evt.dataTransfer.effectAllowed = "move";
+    evt.dataTransfer.setData("text/plain", tile.id);
+  });
+  document.addEventListener("dragover", function (evt) {
+    var tile = dragged ? tileOf(evt.target) : null;
+    if (!tile || tile === dragged) return;
+    evt.preventDefault();
+    evt.dataTransfer.dropEffect = "move";
+    clearDropMarks();
+    tile.classList.add(rankOf(dragged) < rankOf(tile) ? "drop-after" : "drop-before");
+  });
+  document.addEventListener("drop", function (evt) {
+    var tile = dragged ? tileOf(evt.target) : null;
+    if (!tile || tile === dragged) return;
+    evt.preventDefault();
+    var order = breakOrder();
+    var from = order.findIndex(function (o) { return o.input === dragged.querySelector('input[name^="rank_"]'); });
+    var to = order.findIndex(function (o) { return o.input === tile.querySelector('input[name^="rank_"]'); });
+    var moving = order.splice(from, 1)[0];
+    order.splice(to, 0, moving);  // the dragged table takes the target's place
+    order.forEach(function (o, i) { o.input.value = String(i + 1); });
+    var form = document.getElementById("break-order");
+    if (form) {
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    }
+  });
+  document.addEventListener("dragend", function () {
+    if (dragged) dragged.classList.remove("dragging");
+    dragged = null;
+    clearDropMarks();
+  });
+
   // -- countdown
   var started = performance.now();
   var fired = false;

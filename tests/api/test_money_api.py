@@ -258,6 +258,7 @@ def test_deal_quote_and_record_then_results_show_the_deal(
 ):
     t = seated_tournament
     _bust_down_to(t, 3, director)
+    money.registration_close(tournament_id=t.pk, actor=director)  # a deal waits (RULES 8.3)
     x, y, z = _seated(t)
     url = f"/api/v1/tournaments/{t.pk}/deal"
 
@@ -294,6 +295,20 @@ def test_deal_quote_and_record_then_results_show_the_deal(
     ]
     assert results.json()["prize_pool"] == 100000
     assert sum(p["prize"] for p in results.json()["places"]) == 100000
+    # "the results then show the deal": an added field of API.md's rows, and the CSV's column
+    assert [p["deal"] for p in results.json()["places"][:4]] == [True, True, True, False]
+    csv_rows = list(
+        csv.reader(
+            io.StringIO(_logged_in(director).get(f"/td/{t.pk}/results.csv").content.decode())
+        )
+    )
+    assert csv_rows[0][-1] == "deal"
+    assert [(r[0], r[4], r[5]) for r in csv_rows[1:5]] == [
+        ("1", "32700", "yes"),
+        ("2", "28100", "yes"),
+        ("3", "25100", "yes"),
+        ("4", "14100", ""),
+    ]
 
 
 def test_a_deal_that_does_not_add_up_is_400_and_nothing_changes(
@@ -301,6 +316,7 @@ def test_a_deal_that_does_not_add_up_is_400_and_nothing_changes(
 ):
     t = seated_tournament
     _bust_down_to(t, 3, director)
+    money.registration_close(tournament_id=t.pk, actor=director)  # a deal waits (RULES 8.3)
     x, y, z = _seated(t)
     url = f"/api/v1/tournaments/{t.pk}/deal"
     short = {"method": "custom", "amounts": {str(x.pk): 40000, str(y.pk): 30000, str(z.pk): 1}}
@@ -361,11 +377,12 @@ def test_results_csv_lists_finishers_best_first(seated_tournament, director, des
     assert r["Content-Type"] == "text/csv; charset=utf-8"
     assert 'filename="friday-50-results.csv"' in r["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(r.content.decode())))
-    assert rows[0] == ["place", "place_to", "name", "entry", "prize"]
+    # entry_number: the ticket number (the API's "entry" is the row id, not this)
+    assert rows[0] == ["place", "place_to", "name", "entry_number", "prize", "deal"]
     assert rows[1:] == [
-        ["18", "18", "Player 18", "18", "0"],
-        ["19", "19", "Player 19", "19", "0"],
-        ["20", "20", "'=HYPERLINK(1)", "20", "0"],
+        ["18", "18", "Player 18", "18", "0", ""],
+        ["19", "19", "Player 19", "19", "0", ""],
+        ["20", "20", "'=HYPERLINK(1)", "20", "0", ""],
     ]
 
 
@@ -382,6 +399,7 @@ def test_results_views_refuse_a_stranger(seated_tournament, stranger):
 def test_printable_results_sheet_shows_places_prizes_and_the_deal(seated_tournament, director):
     t = seated_tournament
     _bust_down_to(t, 5, director)
+    money.registration_close(tournament_id=t.pk, actor=director)
     left = _seated(t)
     money.deal_record(
         tournament_id=t.pk,
@@ -393,6 +411,11 @@ def test_printable_results_sheet_shows_places_prizes_and_the_deal(seated_tournam
     services.elimination_record(
         tournament_id=t.pk, busts=[(x.pk, 500), (y.pk, 500)], actor=director
     )
+    names = list(
+        Entry.objects.filter(pk__in=[e.pk for e in left[:3]])
+        .order_by("number")
+        .values_list("player__name", flat=True)
+    )
 
     r = _logged_in(director).get(f"/td/{t.pk}/results/print/")
 
@@ -403,3 +426,8 @@ def test_printable_results_sheet_shows_places_prizes_and_the_deal(seated_tournam
     assert "4–5" in html  # the tie
     assert "150.00 (deal)" in html and "100.00 (deal)" in html
     assert html.index("Player 06") < html.index("Player 20")
+    # The three still playing, with what they were agreed (RULES 8.3).
+    agreed = html[html.index("Agreed deal") :]
+    for name, amount in zip(names, ("300.00", "250.00", "200.00"), strict=True):
+        assert f"<td>{name}</td>" in agreed and amount in agreed
+        assert agreed.index(name) < agreed.index(amount)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
-from tourney import services
+from tourney import colorup, services
 from tourney.models import ChipDenomination, Entry, Event, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -241,4 +241,85 @@ def test_a_clock_action_is_never_lost_behind_panel_refreshes(page, live_url, dir
     assert Event.objects.filter(tournament=t, kind="clock_pause").count() == 1
     t.refresh_from_db()
     assert not t.clock_running
+    assert page.js_errors == []
+
+
+def test_break_order_by_dragging_a_tile(page, live_url, director, screenshot):
+    """RULES 3.5 "drag or number": a tile dropped on another takes its place in the order."""
+    t = services.tournament_create(actor=director, name="Drag night", tables=3, seed=4)
+    for name in NAMES:
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    _log_in(page, live_url, f"/td/{t.pk}/")
+    tools = page.locator("#tables .table-tools")
+    expect(tools).to_contain_text("breaks next: 3, 2, 1")  # the default: highest first
+    expect(page.locator("input[name=rank_1]")).to_have_value("3")
+
+    page.locator("#table-1 header").drag_to(page.locator("#table-3"))
+
+    expect(tools).to_contain_text("breaks next: 1, 3, 2", timeout=10_000)
+    expect(page.locator("input[name=rank_1]")).to_have_value("1")
+    expect(page.locator("input[name=rank_2]")).to_have_value("3")
+    ev = Event.objects.get(tournament=t, kind="break_order_set")
+    assert ev.payload["after"] == [1, 3, 2] and ev.actor == director
+    ranks = dict(t.tables.values_list("number", "break_rank"))
+    assert sorted(ranks, key=ranks.get) == [1, 3, 2]
+
+    # Down the order too: table 1 dropped on table 2 takes its place, the last.
+    page.locator("#table-1 header").drag_to(page.locator("#table-2"))
+    expect(tools).to_contain_text("breaks next: 3, 2, 1", timeout=10_000)
+    screenshot(page, "dashboard-break-order-dragged")
+    # The numbers still work the same way.
+    page.fill("input[name=rank_2]", "0")
+    page.click("#break-order button:has-text('Save break order')")
+    expect(tools).to_contain_text("breaks next: 2, 3, 1", timeout=10_000)
+    assert page.js_errors == []
+
+
+def test_colorup_page_sees_races_entered_on_another_screen(page, live_url, director, screenshot):
+    """The color-up page polls the version like the dashboard: a race entered on another
+    tablet shows up, but never over odd chips typed here and not sent yet."""
+    t = services.tournament_create(
+        actor=director,
+        name="Two tablets",
+        tables=2,
+        seed=6,
+        starting_stack=20000,
+        levels=[
+            {"kind": "level", "small_blind": 100, "big_blind": 200, "minutes": 20},
+            {"kind": "break", "minutes": 10, "color_up": [25]},
+            {"kind": "level", "small_blind": 200, "big_blind": 400, "minutes": 20},
+        ],
+    )
+    for name in NAMES:
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.clock_action(tournament_id=t.pk, action="next", actor=director)
+    _log_in(page, live_url, f"/td/{t.pk}/colorup/")
+
+    # Another tablet races table 2: this page shows it within a poll or two.
+    seats_2 = list(Seat.objects.filter(tournament=t, table__number=2).order_by("number"))
+    colorup.colorup_race_table(
+        tournament_id=t.pk,
+        table_number=2,
+        remove=25,
+        odd_chips={seats_2[0].number: 3},
+        seed=9,
+        actor=director,
+    )
+    expect(page.locator("#table-2 .result")).to_contain_text("25s raced", timeout=10_000)
+    expect(page.locator("#table-2 .rack-plan")).to_contain_text("needs")
+
+    # Odd chips typed at table 1 and not sent: a race elsewhere waits for them.
+    odd = page.locator("form[action$='/colorup/1/'] input[name^=odd_]").first
+    odd.fill("3")
+    colorup.colorup_race_undo(
+        tournament_id=t.pk, table_number=2, remove=25, actor=director
+    )  # the other tablet takes its race back
+    expect(page.locator("#colorup.stale")).to_be_visible(timeout=10_000)
+    expect(odd).to_have_value("3")
+    expect(page.locator("#table-2 .result")).to_have_count(1)  # not refreshed under the typing
+    screenshot(page, "dashboard-colorup-held")
+    odd.fill("")  # nothing typed any more: the page catches up
+    expect(page.locator("#table-2 .result")).to_have_count(0, timeout=10_000)
+    expect(page.locator("#colorup.stale")).to_have_count(0)
     assert page.js_errors == []

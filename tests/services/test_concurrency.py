@@ -116,3 +116,67 @@ def test_eight_desks_choosing_one_known_player_make_one_entry_then_one_re_entry(
     assert mine.count() == 2
     seats = list(Seat.objects.filter(tournament=t).values_list("table_id", "number"))
     assert len(seats) == len(set(seats)) == 3  # Ann, Bob and the re-entry
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_addons_and_deals_apply_once(director):
+    # Money writers under the tournament row lock (RULES 8.1, 8.3): six add-ons of one entry
+    # at once buy it once; five directors recording a deal at once record one of them.
+    from itertools import count
+
+    from tests.conftest import TWO_LEVELS
+    from tourney import money
+    from tourney.models import Event
+
+    t = services.tournament_create(
+        actor=director,
+        name="Race",
+        tables=1,
+        starting_stack=20000,
+        buy_in=5000,
+        seed=3,
+        levels=TWO_LEVELS,
+        options={"addon_at": 1, "addon_price": 3000, "addon_chips": 15000},
+    )
+    for i in range(4):
+        services.entry_register(tournament_id=t.pk, name=f"C{i}", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.clock_action(tournament_id=t.pk, action="jump", index=1, actor=director)  # break
+    e = Entry.objects.filter(tournament=t).order_by("number").first()
+
+    done = _race(6, lambda: money.entry_addon(tournament_id=t.pk, entry_id=e.pk, actor=director))
+
+    assert sorted(map(str, done)) == sorted([str(e)] + ["addon_taken"] * 5)
+    e.refresh_from_db()
+    assert (e.addons, e.paid, e.chips_bought) == (1, 8000, 35000)
+    assert Event.objects.filter(tournament=t, kind="entry_addon").count() == 1
+    assert money.pool_of(t) == 4 * 5000 + 3000
+
+    while len(seated := list(Entry.objects.filter(tournament=t, status="seated"))) > 2:
+        last = max(seated, key=lambda s: s.number)
+        services.elimination_record(tournament_id=t.pk, busts=[(last.pk, 100)], actor=director)
+    money.registration_close(tournament_id=t.pk, actor=director)
+    x, y = sorted(seated, key=lambda s: s.number)
+    unpaid = money.deal_quote(t)["unpaid"]
+    ks = count(1)
+
+    def deal():
+        k = next(ks) * 100
+        return money.deal_record(
+            tournament_id=t.pk, amounts={x.pk: unpaid - k, y.pk: k}, method="custom", actor=director
+        )
+
+    done = _race(5, deal)
+
+    won = [d for d in done if isinstance(d, dict)]
+    assert (
+        len(won) == 1 and sorted(d for d in done if not isinstance(d, dict)) == ["deal_exists"] * 4
+    )
+    stored = dict(
+        Entry.objects.filter(tournament=t, deal_amount__isnull=False).values_list(
+            "pk", "deal_amount"
+        )
+    )
+    assert stored == won[0] and sum(stored.values()) == unpaid
+    assert Event.objects.filter(tournament=t, kind="deal_recorded").count() == 1

@@ -7,7 +7,7 @@ import pytest
 
 from tables.models import Seat
 from tests.conftest import TWO_LEVELS
-from tourney import money, services
+from tourney import money, selectors, services
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Tournament
@@ -348,32 +348,38 @@ def test_two_players_tied_for_the_last_paid_place_split_it_with_the_zero_below(
     assert set(busted_prizes) == {0}
 
 
-def test_results_after_an_undone_elimination_are_recomputed_exactly(seated_tournament, director):
+@pytest.mark.parametrize("frozen", [False, True])
+def test_results_after_an_undone_elimination_are_recomputed_exactly(
+    seated_tournament, director, frozen
+):
+    # RULES 7.4: undo a tied bust in the money; the results (API.md) are exactly as before,
+    # and the same hand recorded again without the tie pays the places it now gives.
     t = seated_tournament
+    if frozen:
+        money.registration_close(tournament_id=t.pk, actor=director)
     _bust_down_to(t, 5, director)
-    before = _snapshot(t)
+    t.refresh_from_db()
+    before = (selectors.results(t), _snapshot(t), money.money_summary(t))
     x, y = _seated(t)[:2]
     services.elimination_record(
         tournament_id=t.pk, busts=[(x.pk, 3000), (y.pk, 3000)], actor=director
     )
-    x.refresh_from_db()
-    assert x.prize == 14100 // 2
+    t.refresh_from_db()
+    tied = selectors.results(t)["places"][:2]
+    assert [(r["place"], r["place_to"], r["prize"]) for r in tied] == [(4, 5, 7050)] * 2
 
-    # Undo (RULES 7.4) as the undo service will leave the rows: back in, no place.
-    Entry.objects.filter(pk__in=[x.pk, y.pk]).update(
-        status=Entry.Status.SEATED, place=None, place_to=None
+    assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "elimination"
+
+    t.refresh_from_db()
+    assert (selectors.results(t), _snapshot(t), money.money_summary(t)) == before
+    assert Entry.objects.filter(pk__in=[x.pk, y.pk], place__isnull=True).count() == 2
+    services.elimination_record(
+        tournament_id=t.pk, busts=[(x.pk, 3000), (y.pk, 2000)], actor=director
     )
-    money.prizes_assign(t)
-
-    assert _snapshot(t) == before
-    # The same hand recorded again without the tie: the larger stack finishes higher.
-    Entry.objects.filter(pk__in=[x.pk, y.pk]).update(status=Entry.Status.BUSTED)
-    Entry.objects.filter(pk=x.pk).update(place=4, place_to=4)
-    Entry.objects.filter(pk=y.pk).update(place=5, place_to=5)
-    money.prizes_assign(t)
-    x.refresh_from_db()
-    y.refresh_from_db()
-    assert (x.prize, y.prize) == (14100, 0)
+    t.refresh_from_db()
+    rows = {r["entry"]: r for r in selectors.results(t)["places"]}
+    assert (rows[x.pk]["place"], rows[x.pk]["prize"]) == (4, 14100)
+    assert (rows[y.pk]["place"], rows[y.pk]["prize"]) == (5, 0)
 
 
 def test_results_pay_the_whole_pool_when_the_winner_is_crowned(seated_tournament, director):
@@ -504,6 +510,8 @@ def test_reentry_refusals_change_nothing(director):
 
 def _three_left(t: Tournament, director) -> list[Entry]:
     _bust_down_to(t, 3, director)
+    # A deal waits until no more money can come in (RULES 8.3); this freezes the payouts.
+    money.registration_close(tournament_id=t.pk, actor=director)
     return _seated(t)
 
 
@@ -621,6 +629,7 @@ def test_a_recorded_deal_replaces_the_place_prizes_in_the_results(seated_tournam
 def test_a_deal_can_include_a_player_below_the_paid_places(seated_tournament, director):
     t = seated_tournament  # 4 places paid
     _bust_down_to(t, 5, director)
+    money.registration_close(tournament_id=t.pk, actor=director)
     left = _seated(t)
     amounts = dict(zip([e.pk for e in left], [30000, 25000, 20000, 15000, 10000], strict=True))
 
@@ -729,3 +738,193 @@ def test_busts_in_the_money_after_the_freeze_get_the_prizes_a_full_recount_gives
         left = list(Entry.objects.filter(tournament=t, status="seated").order_by("number"))
     prizes = sorted(Entry.objects.filter(tournament=t).values_list("prize", flat=True))
     assert sum(prizes) == money.pool_of(t) and prizes[-1] > 0
+
+
+# ---------------------------------------------------------------- the freeze at registration close
+
+
+def _clock_tournament(director, *, players: int, percentages=None, **options) -> Tournament:
+    t = _create(director, late_reg_until=0, **options)  # open to the end of level 1
+    if percentages:
+        money.payouts_set(tournament_id=t.pk, percentages=percentages, actor=director)
+    for i in range(players):
+        services.entry_register(tournament_id=t.pk, name=f"P{i + 1:02d}", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    t.refresh_from_db()
+    return t
+
+
+def test_the_clock_closing_registration_freezes_the_payouts_once(director):
+    # RULES 4.4, 8.2: the clock leaves level 1; its announcement closes late registration and
+    # the payouts freeze; a second announcement changes nothing.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    t = _clock_tournament(director, players=20)
+    assert t.registration_open and t.frozen_prizes is None
+    prizes = money.prizes_of(t)
+    later = timezone.now() + timedelta(minutes=21)
+
+    assert services.clock_announce(tournament_id=t.pk, now=later) == [1]
+    assert services.clock_announce(tournament_id=t.pk, now=later) == []
+
+    t.refresh_from_db()
+    assert t.registration_open is False
+    assert tuple(t.frozen_prizes) == prizes and sum(prizes) == money.pool_of(t)
+    assert t.payout_percentages == list(payouts_engine.default_percentages(20))
+    event = Event.objects.get(tournament=t, kind="payouts_frozen")
+    assert event.payload["prizes"] == list(prizes) and "cut_from" not in event.payload
+    with pytest.raises(DomainError) as err:
+        services.entry_register(tournament_id=t.pk, name="Too late", actor=director)
+    assert err.value.code == "registration_closed"
+
+
+def test_a_custom_table_longer_than_the_field_is_cut_to_it_when_registration_closes(director):
+    # RULES 8.2: last week's 7-place table, 5 entries tonight. The two places nobody can
+    # finish in give their share to first; every cent of the pool is paid out.
+    table = [3000, 2000, 1500, 1200, 1000, 800, 500]
+    t = _clock_tournament(director, players=5, percentages=table)
+    assert money.table_of(t) == (4300, 2000, 1500, 1200, 1000)
+    assert len(money.prizes_of(t)) == 5
+
+    services.clock_action(tournament_id=t.pk, action="next", actor=director)  # closes it
+
+    t.refresh_from_db()
+    pool = money.pool_of(t)
+    assert pool == 5 * 5000
+    assert t.payout_percentages == [4300, 2000, 1500, 1200, 1000]
+    # rounded down to 1.00, the remainder (0.50 + 0.50) to first (RULES 8.2)
+    assert t.frozen_prizes == [10800, 5000, 3700, 3000, 2500] and sum(t.frozen_prizes) == pool
+    event = Event.objects.get(tournament=t, kind="payouts_frozen")
+    assert event.payload["cut_from"] == table
+    _bust_down_to(t, 1, director)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    assert sum(r["prize"] for r in money.results_rows(t)) == pool
+
+
+def test_undoing_the_close_of_registration_reopens_it_and_unfreezes(seated_tournament, director):
+    t = seated_tournament
+    summary = money.money_summary(t)
+
+    assert money.registration_close(tournament_id=t.pk, actor=director) == ["registration"]
+    t.refresh_from_db()
+    assert not t.registration_open and t.frozen_prizes is not None
+
+    assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "registration_closed"
+    t.refresh_from_db()
+    assert t.registration_open and t.frozen_prizes is None and t.payout_percentages is None
+    assert money.money_summary(t) == summary
+
+
+def test_closing_registration_twice_is_refused_and_changes_nothing(director):
+    t = _create(director, players=4, **MONEY_OPTIONS)
+    assert money.registration_close(tournament_id=t.pk, actor=director) == ["registration"]
+    assert money.registration_close(tournament_id=t.pk, rebuys=True, actor=director) == ["rebuys"]
+    t.refresh_from_db()
+    version = t.version
+
+    with pytest.raises(DomainError) as err:
+        money.registration_close(tournament_id=t.pk, rebuys=True, actor=director)
+
+    assert (err.value.code, err.value.status) == ("already_closed", 409)
+    assert err.value.message == money.MSG_ALREADY_CLOSED
+    t.refresh_from_db()
+    assert t.version == version and _events(t, "registration_closed") == 2
+
+
+def test_an_override_late_entry_after_the_freeze_logs_the_new_amounts(seated_tournament, director):
+    # RULES 8.2: a change of the frozen prizes is logged, as for a rebuy or an add-on.
+    t = seated_tournament
+    money.registration_close(tournament_id=t.pk, actor=director)
+    t.refresh_from_db()
+    frozen = list(t.frozen_prizes)
+
+    entry = services.entry_register(
+        tournament_id=t.pk, name="Latecomer", actor=director, override=True
+    )
+
+    t.refresh_from_db()
+    assert t.frozen_prizes != frozen and sum(t.frozen_prizes) == money.pool_of(t) == 105000
+    event = Event.objects.get(tournament=t, kind="entry_registered", payload__entry=entry.pk)
+    assert event.payload["frozen_prizes"] == t.frozen_prizes
+
+
+# ---------------------------------------------------------------- no money after a deal (RULES 8.3)
+
+
+@pytest.mark.parametrize("window", ["registration", "rebuys"])
+def test_a_deal_is_refused_while_money_can_still_come_in(director, window):
+    t = _create(director, players=6, **MONEY_OPTIONS)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    _bust_down_to(t, 3, director)
+    if window == "rebuys":  # registration closed, the rebuy period still open
+        money.registration_close(tournament_id=t.pk, actor=director)
+    left = _seated(t)
+    unpaid = money.deal_quote(t)["unpaid"]
+    amounts = dict(zip([e.pk for e in left], [unpaid - 2, 1, 1], strict=True))
+    before = _snapshot(t)
+
+    with pytest.raises(DomainError) as err:
+        money.deal_record(tournament_id=t.pk, amounts=amounts, method="custom", actor=director)
+
+    assert (err.value.code, err.value.status) == ("deal_money_open", 409)
+    assert err.value.message == money.MSG_DEAL_MONEY_OPEN
+    assert money.deal_quote(t)["money_open"] is True
+    assert _snapshot(t) == before and _events(t, "deal_recorded") == 0
+
+
+@pytest.fixture
+def dealt(director):
+    """Six entered, rebuys and an add-on offered; registration and rebuys closed, three left
+    at the add-on break, and a custom deal among them."""
+    t = _create(director, players=6, **MONEY_OPTIONS)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    _bust_down_to(t, 3, director)
+    money.registration_close(tournament_id=t.pk, rebuys=True, actor=director)
+    services.clock_action(tournament_id=t.pk, action="next", actor=director)  # the break
+    left = _seated(t)
+    unpaid = money.deal_quote(t)["unpaid"]
+    money.deal_record(
+        tournament_id=t.pk,
+        amounts=dict(zip([e.pk for e in left], [unpaid - 20000, 12000, 8000], strict=True)),
+        method="custom",
+        actor=director,
+    )
+    t.refresh_from_db()
+    return t
+
+
+@pytest.mark.parametrize(
+    "late_money",
+    [
+        lambda t, e, d: services.entry_register(
+            tournament_id=t.pk, name="Latecomer", actor=d, override=True
+        ),
+        lambda t, e, d: money.entry_rebuy(tournament_id=t.pk, entry_id=e.pk, actor=d),
+        lambda t, e, d: money.entry_addon(tournament_id=t.pk, entry_id=e.pk, actor=d),
+        lambda t, e, d: money.payouts_set(tournament_id=t.pk, percentages=[10000], actor=d),
+        lambda t, e, d: money.payouts_set(tournament_id=t.pk, rounding_unit=500, actor=d),
+    ],
+    ids=["override_entry", "rebuy", "addon", "payout_table", "rounding_unit"],
+)
+def test_after_a_deal_no_money_comes_in_and_the_payouts_stay(dealt, director, late_money):
+    t = dealt
+    entry = _seated(t)[0]
+    before = (_snapshot(t), money.pool_of(t), t.frozen_prizes, t.payout_percentages, t.version)
+    entries = Entry.objects.filter(tournament=t).count()
+
+    with pytest.raises(DomainError) as err:
+        late_money(t, entry, director)
+
+    assert (err.value.code, err.value.status) == ("deal_exists", 409)
+    assert err.value.message == money.MSG_AFTER_DEAL
+    t.refresh_from_db()
+    assert (_snapshot(t), money.pool_of(t), t.frozen_prizes, t.payout_percentages, t.version) == (
+        before
+    )
+    assert Entry.objects.filter(tournament=t).count() == entries
+    # The deal still adds up to what is left to pay: the players finish with their amounts.
+    _bust_down_to(t, 1, director)
+    assert sum(r["prize"] for r in money.results_rows(t)) == money.pool_of(t)

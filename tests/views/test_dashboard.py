@@ -7,13 +7,15 @@ import json
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
 
 from tables import services as table_services
 from tables.models import Move, Seat, Table
-from tourney import charts, colorup, services, setup
+from tourney import charts, colorup, money, services, setup
+from tourney.engine import payouts as payouts_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
@@ -797,29 +799,250 @@ def test_structure_page_highlights_the_current_level(td, seated_tournament):
 # ---------------------------------------------------------------- money and color-up
 
 
-def test_money_panel_shows_pool_and_prizes(td, seated_tournament):
-    html = td.get(url("tourney-dashboard-money", seated_tournament), **HX).content.decode()
-    assert "1,000.00" in html  # 20 x 50.00
-    assert "Pool" in html
+def _bust_down_to(t: Tournament, left: int, director) -> None:
+    """One bust per hand, the highest entry number first, until ``left`` players remain."""
+    while len(seated := list(Entry.objects.filter(tournament=t, status="seated"))) > left:
+        last = max(seated, key=lambda e: e.number)
+        services.elimination_record(tournament_id=t.pk, busts=[(last.pk, 100)], actor=director)
 
 
-def test_deal_quote_and_record(td, director):
+def _money_html(td, t: Tournament) -> str:
+    r = td.get(url("tourney-dashboard-money", t), **HX)
+    assert r.status_code == 200
+    return r.content.decode()
+
+
+def test_money_panel_shows_pool_prizes_and_the_bubble(td, seated_tournament, director):
+    t = seated_tournament  # 20 x 50.00; the default table pays 4 (RULES 8.2)
+    html = _money_html(td, t)
+    assert "<dt>Pool</dt><dd>1,000.00</dd>" in html
+    assert "<dt>Paid</dt><dd>4<small> places</small></dd>" in html
+    for place, prize in enumerate(money.prizes_of(t), start=1):
+        assert f"<li><span>{place}</span> {prize // 100:,}.00</li>" in html
+    assert [p // 100 for p in money.prizes_of(t)] == [421, 257, 181, 141]
+    assert "Bubble" not in html and "In the money" not in html and "Overlay" not in html
+
+    _bust_down_to(t, 5, director)
+    html = _money_html(td, t)
+    assert '<span class="badge warn">Bubble</span>' in html and "In the money" not in html
+
+    _bust_down_to(t, 4, director)
+    html = _money_html(td, t)
+    assert '<span class="badge ok">In the money</span>' in html and "Bubble" not in html
+
+
+def test_money_panel_shows_the_overlay_of_a_guarantee(td, director):
+    t = services.tournament_create(
+        actor=director, name="G", tables=1, seed=2, buy_in=10000, options={"guarantee": 100000}
+    )
+    for i in range(3):
+        services.entry_register(tournament_id=t.pk, name=f"P{i}", actor=director)
+    html = _money_html(td, t)
+    # RULES 8.1: 3 x 100.00 raised to the 1,000.00 guarantee, 700.00 of it overlay
+    assert "<dt>Pool</dt><dd>1,000.00</dd>" in html
+    assert "Overlay 700.00 (guarantee)" in html
+
+
+@pytest.fixture
+def three_left(director):
     t = services.tournament_create(actor=director, name="Small", tables=1, seed=2, buy_in=10000)
     for i in range(4):
         services.entry_register(tournament_id=t.pk, name=f"P{i}", actor=director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     out = Seat.objects.filter(tournament=t).first()
     services.elimination_record(tournament_id=t.pk, busts=[(out.entry_id, 100)], actor=director)
+    t.refresh_from_db()
+    return t
+
+
+def _stacks_of(t: Tournament) -> dict[str, str]:
     left = list(Entry.objects.filter(tournament=t, status="seated").order_by("pk"))
-    html = td.get(url("tourney-dashboard-money", t), **HX).content.decode()
-    assert "Deal (ICM / chip chop)" in html
-    stacks = {f"stack_{e.pk}": str(s) for e, s in zip(left, (20000, 10000, 10000), strict=True)}
+    return {f"stack_{e.pk}": str(s) for e, s in zip(left, (20000, 10000, 10000), strict=True)}
+
+
+def test_a_deal_waits_for_registration_to_close(td, three_left):
+    t = three_left
+    stacks = _stacks_of(t)
+    html = _money_html(td, t)
+    assert "Close registration" in html
+
+    r = td.post(url("tourney-dashboard-deal", t), dict(stacks, method="icm"), **HX)
+
+    assert r.status_code == 409
+    assert escape(money.MSG_DEAL_MONEY_OPEN) in r.content.decode()
+    assert not Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
+    assert _events(t, "deal_recorded") == 0
+
+
+def test_close_registration_from_the_dashboard_freezes_the_payouts(td, three_left, desk_clerk):
+    t = three_left
+    clerk = Client()
+    clerk.force_login(desk_clerk)
+    assert clerk.post(url("tourney-dashboard-registration-close", t)).status_code == 403
+
+    r = td.post(url("tourney-dashboard-registration-close", t), **HX)
+
+    assert r.status_code == 200 and "Close registration" not in r.content.decode()
+    t.refresh_from_db()
+    assert t.registration_open is False
+    assert t.frozen_prizes == list(money.prizes_of(t)) and sum(t.frozen_prizes) == 40000
+    assert _events(t, "registration_closed") == 1 and _events(t, "payouts_frozen") == 1
+    again = td.post(url("tourney-dashboard-registration-close", t), **HX)
+    assert again.status_code == 409 and escape(money.MSG_ALREADY_CLOSED) in again.content.decode()
+    assert _events(t, "registration_closed") == 1
+
+
+def test_deal_quote_and_record_the_chip_chop_the_quote_gave(td, three_left, director):
+    t = three_left
+    money.registration_close(tournament_id=t.pk, actor=director)
+    stacks = _stacks_of(t)
+    assert "Deal (ICM / chip chop)" in _money_html(td, t)
+
     r = td.post(url("tourney-dashboard-deal", t), stacks, **HX)
-    assert r.status_code == 200 and "Record ICM deal" in r.content.decode()
-    r = td.post(url("tourney-dashboard-deal", t), dict(stacks, method="chip_chop"), **HX)
     assert r.status_code == 200
-    assert Entry.objects.filter(tournament=t, deal_amount__isnull=False).count() == 3
-    assert _events(t, "deal_recorded") == 1
+    html = r.content.decode()
+    assert "Record ICM deal" in html and "Record custom deal" in html
+    quote = money.deal_quote(t, {int(k[6:]): int(v) for k, v in stacks.items()})
+    for p in quote["players"]:
+        assert f'name="amount_{p["entry"]}" value="{reads.cash(p["icm"])}"' in html
+
+    r = td.post(url("tourney-dashboard-deal", t), dict(stacks, method="chip_chop"), **HX)
+
+    assert r.status_code == 200
+    recorded = dict(
+        Entry.objects.filter(tournament=t, deal_amount__isnull=False).values_list(
+            "pk", "deal_amount"
+        )
+    )
+    assert recorded == {p["entry"]: p["chip_chop"] for p in quote["players"]}
+    assert sum(recorded.values()) == quote["unpaid"]
+    event = Event.objects.get(tournament=t, kind="deal_recorded")
+    assert event.payload["method"] == "chip_chop"
+    # The panel shows what each player still in was agreed (RULES 8.3).
+    html = r.content.decode()
+    assert "A deal is recorded" in html
+    for p in quote["players"]:
+        assert reads.cash(p["chip_chop"]) in html
+
+
+def test_a_custom_deal_from_the_dashboard(td, three_left, director):
+    t = three_left
+    money.registration_close(tournament_id=t.pk, actor=director)
+    stacks = _stacks_of(t)
+    ids = sorted(int(k[6:]) for k in stacks)
+    unpaid = money.deal_quote(t)["unpaid"]  # 400.00, everything still to pay
+    typed = {ids[0]: "200.00", ids[1]: "125", ids[2]: "75"}
+    amounts = {f"amount_{pk}": v for pk, v in typed.items()}
+
+    r = td.post(url("tourney-dashboard-deal", t), {**stacks, **amounts, "method": "custom"}, **HX)
+
+    assert r.status_code == 200, r.content.decode()
+    recorded = dict(
+        Entry.objects.filter(tournament=t, deal_amount__isnull=False).values_list(
+            "pk", "deal_amount"
+        )
+    )
+    assert recorded == {ids[0]: 20000, ids[1]: 12500, ids[2]: 7500}
+    assert sum(recorded.values()) == unpaid
+    assert Event.objects.get(tournament=t, kind="deal_recorded").payload["method"] == "custom"
+    html = r.content.decode()
+    assert "200.00" in html and "125.00" in html and "75.00" in html
+
+
+@pytest.mark.parametrize(
+    ("typed", "code_text"),
+    [
+        (("200.00", "125.00", "74.99"), payouts_engine.MSG_DEAL_DOES_NOT_ADD_UP),
+        (("200.00", "125.00", "lots"), "An amount like 100 or 12.50, zero or more."),
+        (("200.00", "125.00", ""), payouts_engine.MSG_DEAL_DOES_NOT_ADD_UP),
+    ],
+)
+def test_a_custom_deal_that_does_not_add_up_is_400_and_changes_nothing(
+    td, three_left, director, typed, code_text
+):
+    t = three_left
+    money.registration_close(tournament_id=t.pk, actor=director)
+    stacks = _stacks_of(t)
+    ids = sorted(int(k[6:]) for k in stacks)
+    amounts = {f"amount_{pk}": v for pk, v in zip(ids, typed, strict=True)}
+    version = Tournament.objects.get(pk=t.pk).version
+
+    r = td.post(url("tourney-dashboard-deal", t), {**stacks, **amounts, "method": "custom"}, **HX)
+
+    assert r.status_code == 400
+    assert escape(code_text) in r.content.decode()
+    assert not Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
+    assert _events(t, "deal_recorded") == 0
+    assert Tournament.objects.get(pk=t.pk).version == version
+
+
+def test_payouts_form_sets_the_table_and_rounding_unit(td, seated_tournament, desk_clerk):
+    t = seated_tournament
+    clerk = Client()
+    clerk.force_login(desk_clerk)
+    body = {"payouts": "50 30 20", "rounding": "5.00"}
+    assert clerk.post(url("tourney-dashboard-payouts", t), body).status_code == 403
+    assert Tournament.objects.get(pk=t.pk).payout_percentages is None
+
+    r = td.post(url("tourney-dashboard-payouts", t), body, **HX)
+
+    assert r.status_code == 200
+    t.refresh_from_db()
+    assert t.payout_percentages == [5000, 3000, 2000] and t.rounding_unit == 500
+    assert money.prizes_of(t) == (50000, 30000, 20000)
+    html = r.content.decode()
+    assert "<li><span>1</span> 500.00</li>" in html and 'value="50 30 20"' in html
+    event = Event.objects.get(tournament=t, kind="payouts_set")
+    assert event.payload["percentages"] == [5000, 3000, 2000]
+    assert event.payload["rounding_unit"] == 500
+
+    r = td.post(url("tourney-dashboard-payouts", t), {"default": "1"}, **HX)
+    assert r.status_code == 200
+    t.refresh_from_db()
+    assert t.payout_percentages is None and t.rounding_unit == 500
+
+
+def test_payouts_form_after_the_freeze_is_the_logged_change(td, seated_tournament, director):
+    t = seated_tournament
+    money.registration_close(tournament_id=t.pk, actor=director)
+    t.refresh_from_db()
+    frozen = list(t.frozen_prizes)
+
+    r = td.post(url("tourney-dashboard-payouts", t), {"payouts": "60 40", "rounding": ""}, **HX)
+
+    assert r.status_code == 200
+    t.refresh_from_db()
+    assert t.frozen_prizes == [60000, 40000]
+    event = Event.objects.get(tournament=t, kind="payouts_set")
+    assert event.payload["before"]["prizes"] == frozen
+    assert event.payload["prizes"] == [60000, 40000]
+
+
+@pytest.mark.parametrize(
+    ("body", "field_text"),
+    [
+        ({"payouts": "50 30", "rounding": ""}, money.MSG_BAD_TABLE),
+        ({"payouts": "fifty", "rounding": ""}, None),
+        ({"payouts": "", "rounding": "0"}, None),
+        ({"payouts": "", "rounding": "-5"}, "An amount like 100 or 12.50, zero or more."),
+        ({"payouts": "", "rounding": ""}, money.MSG_NOTHING_TO_SET),
+        ({"payouts": "50 30 20", "rounding": "1e9999"}, None),
+    ],
+)
+def test_bad_payouts_form_is_400_and_changes_nothing(td, seated_tournament, body, field_text):
+    t = seated_tournament
+    version = Tournament.objects.get(pk=t.pk).version
+
+    r = td.post(url("tourney-dashboard-payouts", t), body, **HX)
+
+    assert r.status_code == 400
+    assert 'class="error" role="alert"' in r.content.decode()
+    if field_text:
+        assert escape(field_text) in r.content.decode()
+    t.refresh_from_db()
+    assert t.payout_percentages is None and t.rounding_unit == 100
+    assert t.version == version
+    assert _events(t, "payouts_set") == 0
 
 
 def test_colorup_race_at_a_table(td, seated_tournament, director):

@@ -31,6 +31,13 @@ MSG_BAD_STACK = "Stacks are whole numbers of chips, zero or more."
 MSG_NO_CHIPS = "At least one player must have chips."
 MSG_BAD_PAYOUT = "Payouts are amounts of money, zero or more."
 MSG_TOO_BIG = "Too many players with chips and paid places for an exact ICM calculation."
+MSG_STACK_TOO_LARGE = "A stack is at most 1,000,000,000,000 chips."
+MSG_PAYOUT_TOO_LARGE = "A payout is at most 10,000,000,000,000."
+
+# Bounds on the inputs (the API's own: MAX_CHIPS and MAX_MONEY in tourney.api). Beyond them a
+# stack no longer converts to a float (OverflowError) and sums of prizes lose their cents.
+MAX_STACK = 10**12
+MAX_PAYOUT = 10**13
 
 
 def _error(code: str, message: str, **fields: object) -> DomainError:
@@ -46,12 +53,16 @@ def _validate(
     for i, s in enumerate(stacks):
         if not isinstance(s, int) or isinstance(s, bool) or s < 0:
             raise _error("bad_stack", MSG_BAD_STACK, index=i)
+        if s > MAX_STACK:
+            raise _error("bad_stack", MSG_STACK_TOO_LARGE, index=i)
     if not any(stacks):
         raise _error("no_chips", MSG_NO_CHIPS)
     prizes: list[float] = []
     for i, p in enumerate(payouts):
         if not isinstance(p, (int, float)) or isinstance(p, bool) or not math.isfinite(p) or p < 0:
             raise _error("bad_payout", MSG_BAD_PAYOUT, index=i)
+        if p > MAX_PAYOUT:
+            raise _error("bad_payout", MSG_PAYOUT_TOO_LARGE, index=i)
         prizes.append(float(p))
     n = len(stacks)
     return stacks, (prizes + [0.0] * n)[:n]
@@ -60,8 +71,9 @@ def _validate(
 def icm_equities(stacks: Sequence[int], payouts: Sequence[float | int]) -> list[float]:
     """Each player's Malmuth–Harville equity, in the order of ``stacks`` (RULES 8.3).
 
-    Raises DomainError (400): no stacks, a negative or non-integer stack, no chips at all, a
-    negative or non-finite payout, or too many players for the exact calculation.
+    Raises DomainError (400): no stacks, a negative, non-integer or too large stack (over
+    ``MAX_STACK``), no chips at all, a negative, non-finite or too large payout (over
+    ``MAX_PAYOUT``), or too many players for the exact calculation.
     """
     stacks, prizes = _validate(stacks, payouts)
     n = len(stacks)

@@ -16,7 +16,8 @@ from tourney import money
 from tourney.models import Tournament
 from tourney.roles import is_desk
 
-CSV_HEADER = ("place", "place_to", "name", "entry", "prize")
+# entry_number: the number on the player's ticket (the API's "entry" is the row's id)
+CSV_HEADER = ("place", "place_to", "name", "entry_number", "prize", "deal")
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -38,7 +39,8 @@ def _tournament_for_desk(request, tournament_id: int) -> Tournament:
 
 @login_required
 def results_csv(request, tournament_id: int) -> HttpResponse:
-    """place, place_to, name, entry (number), prize (smallest unit, as the API)."""
+    """place, place_to, name, entry number, prize (smallest unit, as the API) and whether
+    that prize is a deal amount (RULES 8.3)."""
     t = _tournament_for_desk(request, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{slugify(t.name) or 'tournament'}-results.csv"
@@ -47,7 +49,14 @@ def results_csv(request, tournament_id: int) -> HttpResponse:
     writer.writerow(CSV_HEADER)
     for row in money.results_rows(t):
         writer.writerow(
-            (row["place"], row["place_to"], _safe_cell(row["name"]), row["number"], row["prize"])
+            (
+                row["place"],
+                row["place_to"],
+                _safe_cell(row["name"]),
+                row["number"],
+                row["prize"],
+                "yes" if row["deal"] else "",
+            )
         )
     return response
 
@@ -59,6 +68,9 @@ def results_print(request, tournament_id: int) -> HttpResponse:
     rows = money.results_rows(t)
     for row in rows:
         row["prize_display"] = money_display(row["prize"])
+    dealt = [d for d in money.deal_amounts(t) if d["place"] is None] if summary["deal"] else []
+    for d in dealt:
+        d["amount_display"] = money_display(d["amount"])
     return render(
         request,
         "money/results_print.html",
@@ -66,6 +78,7 @@ def results_print(request, tournament_id: int) -> HttpResponse:
             "tournament": t,
             "summary": summary,
             "rows": rows,
+            "dealt_still_in": dealt,
             "pool_display": money_display(summary["prize_pool"]),
             "overlay_display": money_display(summary["overlay"]),
             "printed_at": timezone.localtime(),

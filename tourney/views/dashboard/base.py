@@ -75,6 +75,16 @@ def int_field(data, name: str, label: str, *, required: bool = True) -> int | No
     return value
 
 
+def clean_text(raw: str) -> str:
+    """Typed text for a read (a search, a filter): without NUL, which PostgreSQL refuses."""
+    return (raw or "").replace("\x00", "")
+
+
+def table_number_or_none(raw: str) -> int | None:
+    """A table number from a query string, or None when it is not a few ASCII digits."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else None
+
+
 # ---------------------------------------------------------------- the page and its panels
 
 
@@ -83,8 +93,10 @@ def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, 
         return reads.clock_panel(t)
     if panel == "tables":
         expand = request.GET.get("table", "")
+        # A table number is a few ASCII digits: anything longer is no table (and no overflow
+        # in the database driver); a NUL never reaches a query (PostgreSQL refuses it).
         ctx = reads.tables_panel(
-            t, q=request.GET.get("q", ""), expand=int(expand) if expand.isdigit() else None
+            t, q=clean_text(request.GET.get("q", "")), expand=table_number_or_none(expand)
         )
         if ctx["big"]:
             ctx["mini_tiles"] = mini_tiles(
@@ -96,7 +108,7 @@ def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, 
     if panel == "moves":
         return reads.moves_panel(t)
     if panel == "log":
-        return reads.log_panel(t, kind=request.GET.get("kind", "")[:40])
+        return reads.log_panel(t, kind=clean_text(request.GET.get("kind", ""))[:40])
     if panel == "money":
         from tourney.views.dashboard.money import money_context
 
@@ -107,7 +119,7 @@ def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, 
 def mini_tiles(tiles, tables_url: str) -> str:
     """A big field's table grid, one small tile per table, as HTML: built in Python, since a
     template loop over a thousand tiles costs more than the rest of the page
-    (benchmarks/pages.py). Every value is a number or a flag."""
+    (benchmarks/pages.py). Every value is a number, a flag or escaped status words."""
     url = escape(tables_url)
     out = []
     for tile in tiles:
@@ -115,11 +127,12 @@ def mini_tiles(tiles, tables_url: str) -> str:
         classes = "tile mini" + (" short" if tile["short"] else "")
         classes += " open" if tile["expanded"] else ""
         button = f", button seat {int(tile['button'])}" if tile["button"] else ""
+        status = escape("".join(f", {word}" for word in tile.get("status", ())))
         out.append(
             f'<a class="{classes}" id="mini-{n}" href="{url}?table={n}#table-{n}" '
             f'hx-get="{url}?table={n}" title="Table {n}: {int(tile["players"])} of '
-            f'{int(tile["capacity"])}{button}, breaks {int(tile["break_pos"])}."><b>{n}</b> '
-            f"<span>{int(tile['players'])}/{int(tile['capacity'])}</span></a>"
+            f'{int(tile["capacity"])}{button}, breaks {int(tile["break_pos"])}{status}.">'
+            f"<b>{n}</b> <span>{int(tile['players'])}/{int(tile['capacity'])}</span></a>"
         )
     return mark_safe("\n".join(out))  # noqa: S308 - numbers and an escaped URL only
 
@@ -134,7 +147,7 @@ def page_context(request: HttpRequest, t: Tournament) -> dict[str, Any]:
     return ctx
 
 
-BUST_ROWS_SHOWN = 4
+BUST_ROWS_SHOWN = 6  # every row the elimination view accepts (panels.BUST_ROWS is this)
 
 
 def _bust_rows_echo(request: HttpRequest) -> list[dict[str, str]]:

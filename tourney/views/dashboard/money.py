@@ -12,6 +12,7 @@ from django.urls import NoReverseMatch, reverse
 from tourney import colorup, money
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
+from tourney.setup import parse_money, parse_payouts
 from tourney.views.dashboard.base import (
     VERSION_HEADER,
     action,
@@ -33,11 +34,19 @@ def _url_or_none(name: str, *args) -> str | None:
         return None
 
 
+def _percent_text(table) -> str:
+    """Basis points → "50 30 20" (percent, best first), as the payouts form reads it."""
+    return " ".join(f"{bp / 100:g}" for bp in table)
+
+
 def money_context(t: Tournament) -> dict[str, Any]:
     s = money.money_summary(t)
     deal_players = None
     if not s["deal"] and 2 <= s["players_left"] <= DEAL_PLAYERS_MAX and s["paid_places"]:
         deal_players = money.deal_quote(t)["players"]
+    dealt = money.deal_amounts(t) if s["deal"] else []
+    for d in dealt:
+        d["amount_display"] = cash(d["amount"])
     return {
         "money": s,
         "money_pool": cash(s["prize_pool"]),
@@ -50,6 +59,12 @@ def money_context(t: Tournament) -> dict[str, Any]:
         ],
         "money_more_places": max(0, len(s["prizes"]) - PRIZES_SHOWN),
         "deal_players": deal_players,
+        "deal_rows": dealt,
+        # RULES 8.3: a deal waits until no more money can come in (deal_money_open)
+        "money_open": money.money_open(t),
+        "can_close_rebuys": t.rebuy_price > 0 and t.rebuys_open,
+        "payouts_text": _percent_text(s["percentages"]),
+        "rounding_text": cash(s["rounding_unit"]),
         "results_print_url": _url_or_none("tourney-results-print", t.pk),
         "results_csv_url": _url_or_none("tourney-results-csv", t.pk),
     }
@@ -71,10 +86,20 @@ def _stacks(request: HttpRequest) -> dict[int, int]:
     return out
 
 
+def _amounts(request: HttpRequest, players: list[dict[str, Any]]) -> dict[int, int]:
+    """The custom deal's amounts, one ``amount_<entry>`` per player still in, typed as money
+    ("1,234.50")."""
+    return {
+        p["entry"]: parse_money(request.POST.get(f"amount_{p['entry']}"), f"amount_{p['entry']}")
+        for p in players
+    }
+
+
 @action("money")
 def deal(request: HttpRequest, t: Tournament):
     """Step 1 (``quote``): ICM and chip-chop numbers from the stacks. Step 2 (``method``):
-    record the amounts every remaining player agreed (RULES 8.3)."""
+    record the amounts every remaining player agreed (RULES 8.3): the ICM or chip-chop
+    figures, or custom amounts typed in (``amount_<entry>``)."""
     stacks = _stacks(request)
     method = request.POST.get("method", "")
     if not method:
@@ -85,13 +110,42 @@ def deal(request: HttpRequest, t: Tournament):
         return render_dashboard(
             request, t, "money", extra={"quote": quote, "quote_unpaid": cash(quote["unpaid"])}
         )
-    field = "icm" if method == "icm" else "chip_chop" if method == "chip_chop" else None
-    if field is None:
+    if method not in money.DEAL_METHODS:
         raise DomainError("bad_method", money.MSG_BAD_METHOD, fields={"method": method})
     quote = money.deal_quote(t, stacks)
-    amounts = {p["entry"]: p[field] for p in quote["players"]}
+    if method == "custom":
+        amounts = _amounts(request, quote["players"])
+    else:
+        amounts = {p["entry"]: p[method] for p in quote["players"]}
     money.deal_record(
         tournament_id=t.pk, amounts=amounts, method=method, stacks=stacks, actor=request.user
+    )
+    return after_action(request, t, "money")
+
+
+@action("money")
+def payouts(request: HttpRequest, t: Tournament):
+    """The payout table (percent per place, best first) and the rounding unit (RULES 8.2);
+    ``default`` goes back to the default table for the field. After the freeze this is the
+    explicit, logged change (``payouts_set`` records the before and after)."""
+    if request.POST.get("default"):
+        percentages: list[int] | None = []
+    else:
+        percentages = parse_payouts(request.POST.get("payouts", ""))
+    raw_unit = request.POST.get("rounding", "")
+    unit = parse_money(raw_unit, "rounding") if raw_unit.strip() else None
+    money.payouts_set(
+        tournament_id=t.pk, percentages=percentages, rounding_unit=unit, actor=request.user
+    )
+    return after_action(request, t, "money")
+
+
+@action("money")
+def registration_close(request: HttpRequest, t: Tournament):
+    """Close late registration now (and, ticked, the rebuy period): the payouts freeze
+    (RULES 8.2) and a deal can be recorded (RULES 8.3)."""
+    money.registration_close(
+        tournament_id=t.pk, rebuys=bool(request.POST.get("rebuys")), actor=request.user
     )
     return after_action(request, t, "money")
 

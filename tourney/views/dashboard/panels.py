@@ -13,17 +13,20 @@ from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.views.dashboard import reads
 from tourney.views.dashboard.base import (
+    BUST_ROWS_SHOWN,
     VERSION_HEADER,
     action,
     after_action,
+    clean_text,
     director_view,
     domain_errors,
     int_field,
     render_dashboard,
+    table_number_or_none,
 )
 from tourney.views.dashboard.reads import TO_ANNOUNCE
 
-BUST_ROWS = 6
+BUST_ROWS = BUST_ROWS_SHOWN  # a hand with up to this many busts is entered at once
 MSG_NOBODY_THERE = "Nobody sits at table {table} seat {seat}."
 MSG_GIVE_A_BUST = "Give the table, seat and starting stack of at least one player."
 MSG_ROW_INCOMPLETE = "Row {n}: give the table, the seat and the starting stack."
@@ -141,15 +144,16 @@ def break_order(request: HttpRequest, t: Tournament):
     """Either ``order`` ("8 7 6 …", first breaks first) or one ``rank_<table>`` per tile."""
     text = request.POST.get("order", "").replace(",", " ").split()
     if text:
-        if not all(x.isdigit() for x in text):
+        order = [table_number_or_none(x) for x in text]
+        if None in order:
             raise DomainError("bad_order", MSG_BAD_ORDER_TEXT, fields={"order": MSG_BAD_ORDER_TEXT})
-        order = [int(x) for x in text]
     else:
         ranks = []
         for key in request.POST:
-            if key.startswith("rank_") and key[5:].isdigit():
-                rank = int_field(request.POST, key, f"Table {key[5:]}")
-                ranks.append((rank, int(key[5:])))
+            number = table_number_or_none(key[5:]) if key.startswith("rank_") else None
+            if number is not None:
+                rank = int_field(request.POST, key, f"Table {number}")
+                ranks.append((rank, number))
         order = [n for _, n in sorted(ranks)]
     table_services.table_break_order_set(tournament_id=t.pk, order=order, actor=request.user)
     return after_action(request, t, "tables")
@@ -270,7 +274,8 @@ def _announce(request: HttpRequest, t: Tournament):
     else:
         ids = []
         for raw in request.POST.getlist("move"):
-            if not raw.isdigit():
+            # ASCII digits, and few enough for the id column (no overflow in the driver).
+            if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
                 raise DomainError("bad_input", setup.MSG_MOVE_NOT_FOUND, fields={"moves": raw})
             ids.append(int(raw))
     setup.move_mark_announced(tournament_id=t.pk, move_ids=ids, actor=request.user)
@@ -302,7 +307,8 @@ def log_csv(request: HttpRequest, t: Tournament) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-log.csv"'
     writer = csv.writer(response)
     writer.writerow(("id", "time", "actor", "kind", "undone", "details"))
-    for ev in reads.log_events(t, request.GET.get("kind", "")[:40]).iterator(chunk_size=500):
+    kind = clean_text(request.GET.get("kind", ""))[:40]
+    for ev in reads.log_events(t, kind).iterator(chunk_size=500):
         details = {k: v for k, v in (ev.payload or {}).items() if k not in ("undo", "call")}
         writer.writerow(
             (

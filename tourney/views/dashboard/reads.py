@@ -10,6 +10,8 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from tables import services as table_services
+from tables.engine import balancing
 from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
@@ -68,7 +70,12 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     left, entries = totals["seated"], totals["entries"]
     chips = selectors.total_chips(t, bought=totals["chips_bought"])
     late_level = level_number_of(items, t.late_reg_until)
-    if not t.registration_open:
+    # RULES 4.4: the window shuts with the clock, before the worker's beat flips the flag
+    # (the desk's offers and the money services read it the same way).
+    window_passed = (
+        t.clock_started and t.late_reg_until is not None and state.index > t.late_reg_until
+    )
+    if not t.registration_open or window_passed:
         late_reg = "closed"
     elif late_level:
         late_reg = f"open until the end of level {late_level}"
@@ -157,14 +164,18 @@ def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> di
             "waits": waits,
         }
     sizes = [counts.get(r.pk, 0) for r in open_rows]
-    fewest, most = (min(sizes), max(sizes)) if sizes else (0, 0)
-    order = sorted(open_rows, key=lambda r: (r.break_rank, -r.number))
-    breaks_next = {r.number: pos for pos, r in enumerate(order, start=1)}
+    most = max(sizes) if sizes else 0
+    # RULES 3.1/3.3: a table is short when balancing would bring it a player, i.e. it has
+    # more than the tolerance fewer than the biggest table (a 9/8 split is balanced).
+    tolerance = balancing.tolerance_for(len(open_rows), table_services._settings(t))
+    order = table_services._break_order(open_rows)  # RULES 3.5, as the services break them
+    breaks_next = {number: pos for pos, number in enumerate(order, start=1)}
     hits = {(f["table"], f["seat"]) for f in found}
     tiles = []
     for r in open_rows:
         n = counts.get(r.pk, 0)
-        capacity = r.seats - len(r.unavailable_seats or ())
+        closed = len(r.unavailable_seats or ())
+        capacity = r.seats - closed
         tile = {
             "number": r.number,
             "players": n,
@@ -173,7 +184,7 @@ def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> di
             "button": r.button_seat,
             "break_pos": breaks_next[r.number],
             "full": n >= capacity,
-            "short": fewest < most and n == fewest,
+            "short": most - n > tolerance,
             "expanded": r.number in full_numbers,
             "seats": [],
         }
@@ -190,6 +201,7 @@ def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> di
                 }
                 for s in range(1, r.seats + 1)
             ]
+        tile["status"] = _tile_status(tile, closed=closed, open_tables=len(open_rows))
         tiles.append(tile)
     return {
         "tiles": tiles,
@@ -201,8 +213,25 @@ def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> di
         "broken": [r.number for r in rows if r.status == Table.Status.BROKEN],
         "open_count": len(open_rows),
         "seated": sum(sizes),
-        "break_order": [r.number for r in order],
+        "break_order": order,
+        "tolerance": tolerance,
     }
+
+
+def _tile_status(tile: dict[str, Any], *, closed: int, open_tables: int) -> list[str]:
+    """A tile's status words, beyond full/short: the table to break next (RULES 3.5), no
+    button yet, closed seats, players waiting for the button to reach them."""
+    words = []
+    if tile["break_pos"] == 1 and open_tables > 1:
+        words.append("breaks next")
+    if not tile["button"] and tile["players"]:
+        words.append("no button")
+    if closed:
+        words.append(f"{closed} seat{'s' if closed > 1 else ''} closed")
+    waiting = sum(1 for s in tile["seats"] if s.get("waits"))
+    if waiting:
+        words.append(f"{waiting} waiting for the button")
+    return words
 
 
 # ---------------------------------------------------------------- eliminations and moves

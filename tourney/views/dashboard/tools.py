@@ -23,6 +23,7 @@ from tourney.views.dashboard.base import director_view, int_field
 
 TOOL_ROWS = 9
 MSG_NUMBERS = "{label}: whole numbers separated by spaces."
+MSG_SEED_AND_CARDS = "Give either the cards the dealer dealt or a seed, not both."
 
 
 def _numbers(data, name: str, label: str) -> list[int]:
@@ -67,6 +68,7 @@ def _digits(raw: str, most: int) -> bool:
 def _floor_race(data) -> dict[str, Any]:
     denominations = _numbers(data, "r_denominations", "Chips in play")
     players = []
+    cards: dict[int, list[str]] = {}
     for n in range(1, TOOL_ROWS + 1):
         seat = int_field(data, f"r_seat_{n}", f"Row {n} seat", required=False)
         if seat is None:
@@ -80,13 +82,23 @@ def _floor_race(data) -> dict[str, Any]:
                 raise DomainError("bad_input", msg, fields={f"r_chips_{n}": msg})
             chips[int(value)] = int(count)
         players.append(chip_race.RacePlayer(seat=seat, chips=chips))
+        dealt = (data.get(f"r_cards_{n}") or "").replace(",", " ").split()
+        if dealt:
+            cards[seat] = dealt
     seed = int_field(data, "r_seed", "Seed", required=False)
+    rng = None
+    if cards:  # RULES 5.8: the cards the dealer dealt, one per odd chip, instead of a shuffle
+        if seed is not None:
+            raise DomainError("no_deal", MSG_SEED_AND_CARDS, fields={"r_seed": MSG_SEED_AND_CARDS})
+    else:
+        rng = random.Random(seed if seed is not None else random.SystemRandom().getrandbits(62))
     result = chip_race.color_up(
         denominations=denominations,
         remove=int_field(data, "r_remove", "Chip to remove"),
         players=players,
         threshold=data.get("r_threshold") or "half_or_more",
-        rng=random.Random(seed if seed is not None else random.SystemRandom().getrandbits(62)),
+        rng=rng,
+        cards=cards or None,
     )
     return {"race": race_dict(result)}
 
@@ -125,7 +137,12 @@ def floor(request: HttpRequest, t: Tournament, tool: str | None = None):
         for n in range(1, TOOL_ROWS + 1)
     ]
     ctx["r_rows"] = [
-        {"n": n, "seat": data.get(f"r_seat_{n}", ""), "chips": data.get(f"r_chips_{n}", "")}
+        {
+            "n": n,
+            "seat": data.get(f"r_seat_{n}", ""),
+            "chips": data.get(f"r_chips_{n}", ""),
+            "cards": data.get(f"r_cards_{n}", ""),
+        }
         for n in range(1, TOOL_ROWS + 1)
     ]
     status = 200
