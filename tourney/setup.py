@@ -38,6 +38,9 @@ from tourney.models import ChipDenomination, Event, Tournament
 MSG_NO_MOVES = "Tick at least one move."
 MSG_MOVE_NOT_FOUND = "No such move in this tournament."
 MSG_SOURCE_NOT_FOUND = "No such tournament to copy."
+NAME_MAX = Tournament._meta.get_field("name").max_length  # 120
+COPY_SUFFIX = " (copy)"
+MSG_COPY_NAME_TOO_LONG = f"The name is too long ({NAME_MAX} characters at most)."
 MSG_BAD_CHIPS = 'List the chips as "25 green, 100 black, 500 purple": values above zero, each once.'
 MSG_BAD_LINE = 'Line {n}: write "25/50 20", "100/200/200 20" or "break 10 color-up 25".'
 MSG_NO_SUCH_LEVEL = "The structure has no level {n}."
@@ -422,6 +425,11 @@ def _custom_payouts(src: Tournament) -> list[int] | None:
     return None
 
 
+def copy_name(name: str) -> str:
+    """The default name of a copy: the source's, cut so that " (copy)" still fits."""
+    return name[: NAME_MAX - len(COPY_SUFFIX)] + COPY_SUFFIX
+
+
 def copy_initial(src: Tournament) -> dict[str, Any]:
     """The setup form filled in from a past tournament (to edit before creating)."""
     items = services.structure_items(src)
@@ -432,7 +440,7 @@ def copy_initial(src: Tournament) -> dict[str, Any]:
         return f"{v / 100:.2f}".removesuffix(".00")
 
     return {
-        "name": f"{src.name} (copy)",
+        "name": copy_name(src.name),
         "seats_per_table": src.seats_per_table,
         "tables": _tables_at_creation(src),
         "starting_stack": src.starting_stack,
@@ -472,6 +480,11 @@ def tournament_copy(
     src = Tournament.objects.filter(pk=source_id).first()
     if src is None:
         raise DomainError("not_found", MSG_SOURCE_NOT_FOUND, status=404)
+    name = (name or "").strip() or copy_name(src.name)
+    if len(name) > NAME_MAX:
+        raise DomainError(
+            "bad_input", MSG_COPY_NAME_TOO_LONG, fields={"name": MSG_COPY_NAME_TOO_LONG}
+        )
     items = services.structure_items(src)
     chips = [
         (c.value, c.color)
@@ -483,7 +496,7 @@ def tournament_copy(
     with transaction.atomic():
         t = services.tournament_create(
             actor=actor,
-            name=(name or "").strip() or f"{src.name} (copy)",
+            name=name,
             seats_per_table=src.seats_per_table,
             tables=_tables_at_creation(src),
             starting_stack=src.starting_stack,

@@ -4,12 +4,13 @@ counts from 20 to 10,000 entries, setup and copy, the structure chart, floor too
 from __future__ import annotations
 
 import json
+import re
+from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 
 from tables import services as table_services
@@ -19,7 +20,7 @@ from tourney.engine import payouts as payouts_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
-from tourney.views.dashboard import reads
+from tourney.views.dashboard import panels, reads
 
 pytestmark = pytest.mark.django_db
 
@@ -310,7 +311,11 @@ def test_search_marks_the_player(td, seated_tournament):
     r = td.get(url("tourney-dashboard-tables", seated_tournament), {"q": "player 07"}, **HX)
     html = r.content.decode()
     assert f"Player 07 — T{seat.table.number} S{seat.number}" in html
-    assert 'class="seat hit"' in html or "hit" in html
+    # Exactly one seat is marked, and it is Player 07's (the button may sit there too).
+    assert re.search(
+        rf'class="seat( dealer)? hit"><b>{seat.number}</b><span class="pn">Player 07</span>', html
+    )
+    assert len(re.findall(r'class="seat[^"]* hit"', html)) == 1
 
 
 # ---------------------------------------------------------------- eliminations and moves
@@ -536,21 +541,73 @@ def _large(director, entries: int, name: str) -> Tournament:
     return t
 
 
-def _count_queries(client, path: str) -> int:
-    with CaptureQueriesContext(connection) as ctx:
-        r = client.get(path)
-    assert r.status_code == 200
-    return len(ctx.captured_queries)
+def _played(director, entries: int, name: str) -> Tournament:
+    """A field in play: the clock running, two busted in one hand and one more in the next
+    (places, the balancing moves they cause), a manual move still to announce, the events
+    of all that, and the payout table the money panel shows its prizes from."""
+    t = _large(director, entries, name)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    first = list(Seat.objects.filter(tournament=t, table__number=1).order_by("number")[:3])
+    services.elimination_record(
+        tournament_id=t.pk,
+        busts=[(first[0].entry_id, 5000), (first[1].entry_id, 7000)],
+        actor=director,
+    )
+    services.elimination_record(
+        tournament_id=t.pk, busts=[(first[2].entry_id, 4000)], actor=director
+    )
+    mover = Seat.objects.filter(tournament=t, table__number=2).order_by("number").first()
+    free = next(
+        s
+        for s in range(1, 10)
+        if not Seat.objects.filter(tournament=t, table__number=1, number=s).exists()
+    )
+    table_services.move_manual(
+        tournament_id=t.pk, entry_id=mover.entry_id, table_number=1, seat=free, actor=director
+    )
+    t.refresh_from_db()
+    assert Move.objects.filter(tournament=t, announced=False).filter(reads.TO_ANNOUNCE).exists()
+    assert Entry.objects.filter(tournament=t, status="busted").count() == 3
+    return t
 
 
-def test_dashboard_queries_do_not_grow_with_the_field(td, director):
-    small = _large(director, 20, "Small")
-    large = _large(director, 10_000, "Large")
-    for name in ("tourney-dashboard", "tourney-dashboard-tables", "tourney-dashboard-clock"):
-        td.get(url(name, small))  # warm the session and group caches alike
-        n_small = _count_queries(td, url(name, small))
-        n_large = _count_queries(td, url(name, large))
-        assert n_small == n_large, name
+# Every screen that reads the field, and the version number the other screens poll, with
+# its queries pinned (the session, the user and its groups included): as a whole page, then
+# as the htmx fragment. The same at 20 and at 10,000 entries (issue 8), on SQLite and on
+# PostgreSQL. A read that starts to loop over tables, seats or entries fails here at once;
+# a deliberate new read updates its number.
+QUERY_COUNTS = [
+    ("tourney-dashboard", {}, 17, 7),
+    ("tourney-dashboard-clock", {}, 17, 7),
+    ("tourney-dashboard-tables", {}, 17, 7),
+    ("tourney-dashboard-tables", {"q": "P00003"}, 18, 8),  # + the search
+    ("tourney-dashboard-tables", {"table": "2"}, 17, 7),
+    ("tourney-dashboard-eliminations", {}, 17, 8),  # + the last hand's moves
+    ("tourney-dashboard-moves", {}, 17, 7),
+    ("tourney-dashboard-log", {}, 17, 7),
+    ("tourney-dashboard-log", {"kind": "elimination"}, 17, 7),
+    ("tourney-dashboard-money", {}, 17, 6),
+    ("tourney-dashboard-colorup", {}, 18, 18),  # a page of its own: no fragment saves reads
+    ("tourney-dashboard-version", {}, 5, 5),
+]
+
+
+def test_dashboard_queries_are_pinned_and_do_not_grow_with_the_field(
+    td, director, django_assert_num_queries
+):
+    small = _played(director, 20, "Small")
+    large = _played(director, 10_000, "Large")  # built once: the slow part of the test
+    assert Table.objects.filter(tournament=large, status="open").count() > 1000
+    for t in (small, large):  # the search finds somebody in both fields
+        assert Seat.objects.filter(tournament=t, entry__player__name__icontains="P00003").exists()
+    for name, params, plain, htmx in QUERY_COUNTS:
+        for headers, expected in (({}, plain), (HX, htmx)):
+            td.get(url(name, small), params, **headers)  # warm the session and group caches
+            for t in (small, large):
+                with django_assert_num_queries(expected):
+                    r = td.get(url(name, t), params, **headers)
+                assert r.status_code == 200, (name, params, headers, t.name)
+                assert r.content
 
 
 def test_a_big_field_collapses_tiles_and_search_opens_the_table(td, director):
@@ -1301,3 +1358,378 @@ def test_average_stack_on_the_dashboard_and_the_display_moves_after_a_race(
     cache.clear()  # the display's one-second version cache
     state = client.get(reverse("tourney-display-state", args=[t.display_token])).json()
     assert state["average_stack"] == (20 * 20000 + 50) // 20
+
+
+# ---------------------------------------------------------------- issue 8 audit: bad input
+
+
+def test_a_nul_in_the_search_or_the_log_filter_is_a_400_not_a_server_error(td, seated_tournament):
+    """PostgreSQL text cannot hold NUL: the request is refused before any read."""
+    for name, params in (
+        ("tourney-dashboard-tables", {"q": "Player\x0007"}),
+        ("tourney-dashboard-log", {"kind": "\x00"}),
+        ("tourney-dashboard-log-csv", {"kind": "elimination\x00"}),
+    ):
+        r = td.get(url(name, seated_tournament), params, **HX)
+        assert r.status_code == 400, name
+
+
+def test_the_panels_drop_a_nul_from_a_search_and_a_filter_themselves(rf, seated_tournament):
+    """Even without the middleware in front, a NUL never reaches a query."""
+    from tourney.views.dashboard.base import panel_context
+
+    request = rf.get("/", {"q": "\x00Player 07\x00"})
+    ctx = panel_context(request, seated_tournament, "tables")
+    assert [f["name"] for f in ctx["found"]] == ["Player 07"]
+    assert ctx["q"] == "Player 07"
+    request = rf.get("/", {"kind": "\x00entry_registered"})
+    ctx = panel_context(request, seated_tournament, "log")
+    assert ctx["log_kind"] == "entry_registered"
+    assert {ev["kind"] for ev in ctx["events"]} == {"entry_registered"}
+
+
+def test_an_overlong_table_number_opens_no_tile_in_a_big_field(td, director):
+    t = _large(director, 900, "Wide")  # 100 tables: tiles collapse
+    for raw in ("9" * 25, "\u00b2", "-3", "12a"):
+        r = td.get(url("tourney-dashboard-tables", t), {"table": raw}, **HX)
+        assert r.status_code == 200, raw
+        html = r.content.decode()
+        assert "tile-grid compact" in html and "tile-grid focus" not in html
+    r = td.get(url("tourney-dashboard-tables", t), {"table": "56"}, **HX)
+    assert 'id="table-56"' in r.content.decode()  # a real number still opens its table
+
+
+@pytest.mark.parametrize("raw", ["9" * 25, "\u00b2", "-1", "1.0"])
+def test_an_overlong_or_odd_move_id_is_refused_and_nothing_is_ticked(td, seated_tournament, raw):
+    r = td.post(url("tourney-dashboard-moves", seated_tournament), {"move": raw}, **HX)
+    assert r.status_code == 400
+    assert setup.MSG_MOVE_NOT_FOUND in r.content.decode()
+    assert _events(seated_tournament, "moves_announced") == 0
+
+
+@pytest.mark.parametrize("order", ["9" * 25 + " 2 1", "\u00b2 2 1", "3 2 x"])
+def test_a_break_order_that_is_not_table_numbers_is_refused(td, seated_tournament, order):
+    before = list(
+        Table.objects.filter(tournament=seated_tournament).values_list("number", "break_rank")
+    )
+    r = td.post(url("tourney-dashboard-break-order", seated_tournament), {"order": order}, **HX)
+    assert r.status_code == 400
+    assert escape(panels.MSG_BAD_ORDER_TEXT) in r.content.decode()
+    after = list(
+        Table.objects.filter(tournament=seated_tournament).values_list("number", "break_rank")
+    )
+    assert after == before and _events(seated_tournament, "break_order_set") == 0
+
+
+def test_a_huge_icm_stack_is_a_message_on_the_floor_form(td, seated_tournament):
+    from tourney.engine import icm
+
+    for stacks, message in (
+        ("9" * 5000, "Stacks: whole numbers separated by spaces."),  # past int()'s own limit
+        ("9" * 400 + " 5000", icm.MSG_STACK_TOO_LARGE),  # was an OverflowError: a 500
+        (f"{icm.MAX_STACK + 1} 5000", icm.MSG_STACK_TOO_LARGE),
+    ):
+        r = td.post(
+            url("tourney-dashboard-floor-tool", seated_tournament, "icm"),
+            {"i_stacks": stacks, "i_prizes": "600 400"},
+            **HX,
+        )
+        assert r.status_code == 400, stacks
+        assert escape(message) in r.content.decode()
+    r = td.post(
+        url("tourney-dashboard-floor-tool", seated_tournament, "icm"),
+        {"i_stacks": f"{icm.MAX_STACK} {icm.MAX_STACK}", "i_prizes": "600 400"},
+        **HX,
+    )
+    assert r.status_code == 200 and "500.00" in r.content.decode()  # the bound itself is fine
+
+
+def test_the_icm_engine_bounds_stacks_and_payouts():
+    from tourney.engine import icm
+
+    with pytest.raises(DomainError) as info:
+        icm.icm_equities([10**400, 5], [10])
+    assert (info.value.code, info.value.status) == ("bad_stack", 400)
+    assert info.value.fields == {"index": 0}
+    with pytest.raises(DomainError) as info:
+        icm.icm_equities([5, 5], [10, icm.MAX_PAYOUT * 10])
+    assert (info.value.code, info.value.fields) == ("bad_payout", {"index": 1})
+    assert icm.icm_equities([icm.MAX_STACK, icm.MAX_STACK], [icm.MAX_PAYOUT, 0]) == [
+        icm.MAX_PAYOUT / 2,
+        icm.MAX_PAYOUT / 2,
+    ]
+
+
+def test_a_huge_icm_stack_is_a_400_with_a_code_in_the_api(director_api):
+    r = director_api.post("/api/v1/floor/icm", {"stacks": [int("9" * 400), 5], "payouts": [1]})
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == "bad_input"
+    assert set(r.json()["error"]["fields"]) == {"stacks.0"}
+
+
+def test_copy_with_a_name_too_long_is_refused_and_creates_nothing(td, seated_tournament):
+    before = Tournament.objects.count()
+    r = td.post(url("tourney-dashboard-copy", seated_tournament), {"name": "N" * 121})
+    assert r.status_code == 400
+    assert escape(setup.MSG_COPY_NAME_TOO_LONG) in r.content.decode()
+    assert Tournament.objects.count() == before
+
+
+def test_copy_of_a_long_named_tournament_keeps_the_name_in_bounds(td, seated_tournament):
+    Tournament.objects.filter(pk=seated_tournament.pk).update(name="L" * 118)
+    r = td.post(url("tourney-dashboard-copy", seated_tournament))
+    copy = Tournament.objects.exclude(pk=seated_tournament.pk).get()
+    assert r.status_code == 302 and r["Location"] == url("tourney-dashboard", copy)
+    assert copy.name == "L" * 113 + " (copy)" and len(copy.name) == 120
+    html = td.get(reverse("tourney-dashboard-setup"), {"from": seated_tournament.pk}).content
+    assert f'value="{"L" * 113} (copy)"'.encode() in html  # the form's default fits too
+    r = td.post(url("tourney-dashboard-copy", seated_tournament), {"name": "  Short  "})
+    assert Tournament.objects.filter(name="Short").exists()
+
+
+# ---------------------------------------------------------------- issue 8 audit: color-up live
+
+
+def _at_colorup_break(t: Tournament, director) -> None:
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.clock_action(tournament_id=t.pk, action="next", actor=director)
+
+
+def test_colorup_page_shows_each_tables_rack_plan(td, seated_tournament, director):
+    t = seated_tournament
+    _at_colorup_break(t, director)
+    seats = [s for s in _seats_at(t, 1)][:2]
+    r = td.post(
+        url("tourney-dashboard-colorup-race", t, 1),
+        {
+            "remove": "25",
+            f"odd_{seats[0]}": "3",
+            f"odd_{seats[1]}": "3",
+            f"cards_{seats[0]}": "As 2c 3d",
+            f"cards_{seats[1]}": "Kh 4d 5s",
+            "counted": "10",
+            "deal": "cards",
+        },
+        **HX,
+    )
+    assert r.status_code == 200, r.content.decode()
+    html = r.content.decode()
+    # 150 in odd 25s: one 100 to the ace, the 50 left is half: a second 100 (RULES 5.4, 5.6);
+    # the 10 counted 25s less the 6 odd ones change up directly: one 100 (RULES 5.2).
+    section = html[html.index('id="table-1"') : html.index('id="table-2"')]
+    assert "25s: needs <b>3 × 100</b> (2 race + 1 change-up)" in section
+    players_2 = Table.objects.get(tournament=t, number=2).players
+    section = html[html.index('id="table-2"') :]
+    assert f"25s: not raced yet · at most <b>{players_2} × 100</b> for the race" in section
+    plan = colorup.colorup_rack_plan(Tournament.objects.get(pk=t.pk))
+    assert [line["needed"] for line in plan["tables"][0]["races"]] == [3]
+
+
+def _seats_at(t: Tournament, table: int) -> list[int]:
+    return list(
+        Seat.objects.filter(tournament=t, table__number=table)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def test_colorup_page_polls_the_version_and_shows_races_entered_elsewhere(
+    td, seated_tournament, director
+):
+    t = seated_tournament
+    _at_colorup_break(t, director)
+    version = Tournament.objects.get(pk=t.pk).version
+    page = td.get(url("tourney-dashboard-colorup", t)).content.decode()
+    assert (
+        f'<div id="dash-live" hidden data-version="{version}"\n'
+        f'     data-version-url="{url("tourney-dashboard-version", t)}"></div>'
+    ) in page
+    assert 'hx-trigger="tourney-changed from:body"' in page  # what the poll fires
+    assert "races" not in page.split('id="table-1"')[1].split("</h2>")[0]
+    # Another director's tablet races table 1: the version moves, and the refresh the poll
+    # asks for shows the result.
+    seat = _seats_at(t, 1)[0]
+    colorup.colorup_race_table(
+        tournament_id=t.pk, table_number=1, remove=25, odd_chips={seat: 2}, seed=3, actor=director
+    )
+    assert td.get(url("tourney-dashboard-version", t)).json()["version"] > version
+    r = td.get(url("tourney-dashboard-colorup", t), **HX)
+    html = r.content.decode()
+    assert html.lstrip().startswith('<div id="colorup"')
+    assert '<span class="badge ok">raced 25</span>' in html and "25s raced" in html
+    assert r["X-Tourney-Version"] == str(Tournament.objects.get(pk=t.pk).version)
+
+
+# ---------------------------------------------------------------- issue 8 audit: clock panel
+
+
+def test_late_registration_closes_with_the_clock_before_the_worker_says_so(
+    td, seated_tournament, director
+):
+    t = seated_tournament
+    Tournament.objects.filter(pk=t.pk).update(late_reg_until=0)  # open to the end of level 1
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    t.refresh_from_db()
+    assert t.registration_open  # the boundary task has not run
+    assert reads.clock_panel(t)["late_reg"] == "open until the end of level 1"
+    later = timezone.now() + timedelta(minutes=25)  # level 1 (20 min) is over: the break
+    ctx = reads.clock_panel(t, now=later)
+    assert ctx["clock"].index == 1
+    assert ctx["late_reg"] == "closed"
+    assert Tournament.objects.get(pk=t.pk).registration_open  # a read, nothing written
+    # Without a late-registration level, the clock closes nothing (the director does).
+    Tournament.objects.filter(pk=t.pk).update(late_reg_until=None)
+    t.refresh_from_db()
+    assert reads.clock_panel(t, now=later)["late_reg"] == "open"
+
+
+def test_resume_previous_jump_and_minus_a_minute(td, seated_tournament):
+    t = seated_tournament
+    target = url("tourney-dashboard-clock", t)
+    td.post(target, {"action": "start"}, **HX)
+    td.post(target, {"action": "pause"}, **HX)
+    t.refresh_from_db()
+    left = t.clock_left_ms
+    r = td.post(target, {"action": "adjust", "seconds": "-60"}, **HX)
+    assert r.status_code == 200 and "tourney-changed" in _trigger(r)
+    t.refresh_from_db()
+    assert t.clock_left_ms == left - 60_000
+    r = td.post(target, {"action": "resume"}, **HX)
+    assert 'data-shortcut="space">Pause' in r.content.decode()
+    t.refresh_from_db()
+    assert t.clock_running
+    td.post(target, {"action": "jump", "index": "2"}, **HX)
+    t.refresh_from_db()
+    assert t.clock_index == 2
+    r = td.post(target, {"action": "previous"}, **HX)
+    t.refresh_from_db()
+    assert t.clock_index == 1
+    assert "On break" in r.content.decode()  # item 1 is the color-up break
+    kinds = list(Event.objects.filter(tournament=t).values_list("kind", flat=True)[:5])
+    assert kinds == ["clock_previous", "clock_jump", "clock_resume", "clock_adjust", "clock_pause"]
+    r = td.post(target, {"action": "jump", "index": "9"}, **HX)
+    assert r.status_code == 400
+    assert Tournament.objects.get(pk=t.pk).clock_index == 1
+
+
+# ---------------------------------------------------------------- issue 8 audit: tables
+
+
+def _tile(t: Tournament, number: int) -> dict:
+    ctx = reads.tables_panel(Tournament.objects.get(pk=t.pk))
+    return next(tile for tile in ctx["tiles"] if tile["number"] == number)
+
+
+def test_short_mark_respects_the_balance_tolerance(td, seated_tournament, director):
+    t = seated_tournament
+    sizes = dict(Table.objects.filter(tournament=t).values_list("number", "players"))
+    assert sorted(sizes.values()) == [6, 7, 7]
+    # 7/7/6 is balanced (RULES 3.1: within one at three tables): nobody is short.
+    assert not any(_tile(t, n)["short"] for n in sizes)
+    html = td.get(url("tourney-dashboard-tables", t), **HX).content.decode()
+    assert 'class="mark short"' not in html
+    # One player from the 6 to a 7: 8/7/5, the 5 is three behind: short; the 7 is not.
+    small = min(sizes, key=sizes.get)
+    big = next(n for n in sizes if n != small)
+    free = next(s for s in range(1, 10) if s not in _seats_at(t, big))
+    table_services.move_manual(
+        tournament_id=t.pk,
+        entry_id=Seat.objects.filter(tournament=t, table__number=small).first().entry_id,
+        table_number=big,
+        seat=free,
+        actor=director,
+    )
+    assert [n for n in sizes if _tile(t, n)["short"]] == [small]
+    html = td.get(url("tourney-dashboard-tables", t), **HX).content.decode()
+    assert html.count('class="mark short"') == 1
+    # A house tolerance of 3 players (RULES 3.1's setting): 8/7/5 is within it.
+    Tournament.objects.filter(pk=t.pk).update(balance_tolerance=3)
+    assert not any(_tile(t, n)["short"] for n in sizes)
+
+
+def test_tiles_show_their_status_and_broken_tables(td, seated_tournament, director):
+    t = seated_tournament
+    Table.objects.filter(tournament=t).update(button_seat=None)
+    table_services.table_set_button(tournament_id=t.pk, table_number=1, seat=1, actor=director)
+    empty = next(s for s in range(1, 10) if s not in _seats_at(t, 2))
+    table_services.seat_set_available(
+        tournament_id=t.pk, table_number=2, seat=empty, available=False, actor=director
+    )
+    html = td.get(url("tourney-dashboard-tables", t), **HX).content.decode()
+
+    def status(number: int) -> str:
+        tile = html.split(f'id="table-{number}"')[1].split("</article>")[0]
+        found = re.search(r'<p class="tile-status">([^<]*)</p>', tile)
+        return found.group(1) if found else ""
+
+    assert status(1) == ""  # button set, not next to break, no closed seat
+    assert status(2) == "no button · 1 seat closed"
+    assert status(3) == "breaks next · no button"  # RULES 3.5: highest number first
+    assert reads.tables_panel(t)["break_order"] == [3, 2, 1]
+    td.post(url("tourney-dashboard-break-order", t), {"order": "1 3 2"}, **HX)
+    html = td.get(url("tourney-dashboard-tables", t), **HX).content.decode()
+    assert status(1) == "breaks next" and status(3) == "no button"
+    # A table opened and broken again shows as a broken tile (and in the header).
+    td.post(url("tourney-dashboard-table-open", t), {"count": "1"}, **HX)
+    r = td.post(url("tourney-dashboard-table-close", t), {"table": "4"}, **HX)
+    assert r.status_code == 200
+    html = td.get(url("tourney-dashboard-tables", t), **HX).content.decode()
+    assert '<article class="tile broken" id="table-4">' in html and "broken: 4" in html
+
+
+def test_the_elimination_form_has_every_row_the_server_takes(td, seated_tournament):
+    html = td.get(url("tourney-dashboard-eliminations", seated_tournament), **HX).content.decode()
+    for n in range(1, panels.BUST_ROWS + 1):
+        assert f'name="table_{n}"' in html and f'name="stack_{n}"' in html
+    assert f'name="table_{panels.BUST_ROWS + 1}"' not in html
+    # Six busted in one hand, from the form's sixth row too.
+    seats = list(
+        Seat.objects.filter(tournament=seated_tournament)
+        .select_related("table", "entry__player")
+        .order_by("table__number", "number")[: panels.BUST_ROWS]
+    )
+    data = {}
+    for n, seat in enumerate(seats, start=1):
+        data.update(
+            {f"table_{n}": seat.table.number, f"seat_{n}": seat.number, f"stack_{n}": 1000 * n}
+        )
+    r = td.post(url("tourney-dashboard-eliminations", seated_tournament), data, **HX)
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert f"Confirm {panels.BUST_ROWS} out" in html
+    assert all(seat.entry.player.name in html for seat in seats)
+
+
+def test_the_log_csv_link_keeps_the_filter_encoded(td, seated_tournament):
+    r = td.get(url("tourney-dashboard-log", seated_tournament), {"kind": "a&b=c"}, **HX)
+    html = r.content.decode()
+    assert f'href="{url("tourney-dashboard-log-csv", seated_tournament)}?kind=a%26b%3Dc"' in html
+
+
+def test_floor_race_with_the_dealers_cards(td, seated_tournament):
+    data = {
+        "r_denominations": "25 100 500",
+        "r_remove": "25",
+        "r_seat_1": "1",
+        "r_chips_1": "25x3 100x12",
+        "r_cards_1": "2c 3d 4h",
+        "r_seat_2": "4",
+        "r_chips_2": "25x2",
+        "r_cards_2": "As, 2d",
+    }
+    target = url("tourney-dashboard-floor-tool", seated_tournament, "race")
+    r = td.post(target, data, **HX)
+    assert r.status_code == 200, r.content.decode()
+    html = r.content.decode()
+    # 125 in odd 25s: one 100, to the ace at seat 4 (RULES 5.4); the 25 left is under half.
+    assert "Unit 100 · awarded 1" in html
+    assert "<td>4</td><td>2</td><td>As 2d</td><td>1</td>" in html
+    assert "<td>1</td><td>3</td><td>2c 3d 4h</td><td>–</td>" in html
+    assert 'name="r_cards_2" value="As, 2d"' in html  # kept on screen
+    r = td.post(target, dict(data, r_seed="5"), **HX)
+    assert r.status_code == 400
+    assert escape("Give either the cards the dealer dealt or a seed, not both.") in (
+        r.content.decode()
+    )
+    r = td.post(target, dict(data, r_cards_2="As"), **HX)  # two odd chips, one card
+    assert r.status_code == 400

@@ -168,6 +168,7 @@ def colorup_context(t: Tournament) -> dict[str, Any]:
         "pending": pending,
         "plan": plan,
         "threshold": t.get_race_threshold_display(),
+        "version": t.version,  # the page's version poll (dashboard.js), like the dashboard's
     }
 
 
