@@ -169,6 +169,25 @@ def test_parse_levels_refuses_a_negative_ante(name, value):
     assert bad_fields(data) == {f"levels[0].{name}": s.MSG_BAD_ANTE}
 
 
+def test_parse_levels_refuses_amounts_beyond_what_a_column_holds():
+    big = s.MAX_AMOUNT + 1
+    data = [
+        {"kind": "level", "small_blind": big, "big_blind": big, "minutes": 20},
+        {"kind": "level", "small_blind": 25, "big_blind": big, "minutes": 20},
+        {"kind": "level", "small_blind": 25, "big_blind": 50, "ante": big, "minutes": 20},
+        {"kind": "break", "minutes": 10, "color_up": [10**30]},
+    ]
+    assert bad_fields(data) == {
+        "levels[0].small_blind": s.MSG_BAD_SMALL_BLIND,
+        "levels[0].big_blind": s.MSG_BAD_BIG_BLIND,
+        "levels[1].big_blind": s.MSG_BAD_BIG_BLIND,
+        "levels[2].ante": s.MSG_BAD_ANTE,
+        "levels[3].color_up": s.MSG_BAD_COLOR_UP,
+    }
+    top = [{"kind": "level", "small_blind": s.MAX_AMOUNT, "big_blind": s.MAX_AMOUNT, "minutes": 1}]
+    assert parse_levels(top) == (level(s.MAX_AMOUNT, s.MAX_AMOUNT, minutes=1),)
+
+
 @pytest.mark.parametrize("value", [25, [0], [25, 25], ["25"], [True]])
 def test_parse_levels_refuses_a_bad_color_up(value):
     data = [

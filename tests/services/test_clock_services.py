@@ -460,3 +460,15 @@ def test_generator_options_through_the_api(director_api):
     assert bbas[:2] == [0, 0] and bbas[2] > 0
     for bad in ({"break_after": [3, 2]}, {"break_every": -1}, {"break_after": [0]}):
         assert director_api.post(url, bad).status_code == 400, bad
+
+
+def test_blinds_beyond_what_a_column_holds_are_bad_input_not_a_server_error(t, director_api):
+    from tourney.models import Tournament
+
+    huge = [{"kind": "level", "small_blind": 25 * 10**30, "big_blind": 50 * 10**30, "minutes": 20}]
+    r = director_api.post("/api/v1/tournaments", {"name": "Huge", "levels": huge})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_structure"
+    assert not Tournament.objects.filter(name="Huge").exists()
+    r = director_api.put(f"/api/v1/tournaments/{t.pk}/levels", {"levels": LEVELS + huge})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_structure"
+    assert len(services.structure_items(t)) == len(LEVELS)

@@ -1,11 +1,13 @@
 """Issue 4: a real Celery worker advances the levels. The worker is another process, so these
 tests commit their rows (transaction=True) into a database the worker can open (a file for
 SQLite, the test database for PostgreSQL), on the embedded broker or Redis, whichever the
-environment configures."""
+environment configures. The worker runs with the shipped sweep interval (5 s) unless a test
+says otherwise: a much shorter sweep would hide a broken ETA path."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,11 +22,12 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from tourney import services
-from tourney.models import Event
+from tourney.models import Event, Tournament
 from tourney.tasks import clock_sweep, clock_tick
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = [{"kind": "level", "small_blind": 100, "big_blind": 200, "seconds": 2}] * 12
+ANCHOR = ("clock_index", "clock_left_ms", "clock_at", "clock_running", "clock_started")
 
 
 def _db_url() -> str:
@@ -43,13 +46,17 @@ class Worker:
         self.tmp = tmp
         self.proc: subprocess.Popen | None = None
         self.n = 0
+        self.ready_at = 0.0  # time.monotonic() when the last start was ready
 
-    def start(self) -> None:
+    def start(self, sweep: str | None = None) -> None:
+        """Start and wait until ready and its start-up sweep (tourney/celery.py) has run.
+        ``sweep``: CLOCK_SWEEP_SECONDS; None, the shipped default."""
         self.n += 1
         self.log = self.tmp / f"worker{self.n}.log"
-        env = dict(
-            os.environ, DATABASE_URL=_db_url(), CLOCK_SWEEP_SECONDS="0.5", PYTHONUNBUFFERED="1"
-        )
+        env = dict(os.environ, DATABASE_URL=_db_url(), PYTHONUNBUFFERED="1")
+        env.pop("CLOCK_SWEEP_SECONDS", None)
+        if sweep is not None:
+            env["CLOCK_SWEEP_SECONDS"] = sweep
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -77,17 +84,24 @@ class Worker:
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if "ready." in self.log.read_text():
+            text = self.log.read_text()
+            if "ready." in text and self.ready_at == 0.0:
+                self.ready_at = time.monotonic()
+            if self.ready_at and _SWEPT.search(text):
                 return
             if self.proc.poll() is not None:
                 break
-            time.sleep(0.1)
+            time.sleep(0.05)
         raise AssertionError("worker did not start:\n" + self.log.read_text()[-3000:])
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
+        self.ready_at = 0.0
+
+
+_SWEPT = re.compile(r"tourney\.tasks\.clock_sweep\[[^\]]+\] succeeded")
 
 
 @pytest.fixture
@@ -122,32 +136,103 @@ def _wait_for(tid: int, index: int, seconds: float) -> Event:
     raise AssertionError(f"level index {index} was not recorded; events: {sorted(_started(tid))}")
 
 
+def _anchor(tid: int) -> tuple:
+    return tuple(Tournament.objects.filter(pk=tid).values_list(*ANCHOR).get())
+
+
+def _due(t0, ms: int) -> str:
+    return (t0 + timedelta(milliseconds=ms)).isoformat()
+
+
+def _assert_each_once(tid: int) -> list[int]:
+    """Every recorded transition once, and none skipped: indexes 1..n, n rows."""
+    indexes = sorted(_started(tid))
+    assert indexes == list(range(1, len(indexes) + 1)), indexes
+    assert Event.objects.filter(tournament_id=tid, kind="level_started").count() == len(indexes)
+    return indexes
+
+
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_worker_records_each_level_within_a_second_even_after_a_kill(director, worker):
-    worker.start()
+    worker.start()  # the shipped sweep: 5 s
     t = services.tournament_create(actor=director, name="Quick", tables=0, levels=QUICK)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    anchor = _anchor(t.pk)
+    t0 = anchor[2]
 
     second = _wait_for(t.pk, 1, 6)
     assert 0 <= _lateness(second) <= 1.0, second.payload
+    assert second.payload["due"] == _due(t0, 2000)
 
-    worker.kill()  # mid-level: the next ETA task dies with it
+    worker.kill()  # mid-level: the ETA tasks it held die with it
+    killed = timezone.now()
     time.sleep(2.5)  # level index 2 starts while no worker runs
-    assert 2 not in _started(t.pk) or _lateness(_started(t.pk)[2]) <= 1.0
+    assert 2 not in _started(t.pk)  # nobody recorded it: the kill was real
     worker.start()
     missed = _wait_for(t.pk, 2, 10)
-    assert missed.payload["index"] == 2
+    # recorded once the worker was back, with the time it was due (not when it was seen)
+    assert missed.created_at > killed + timedelta(seconds=2)
+    assert missed.payload["due"] == _due(t0, 4000)
     # after the restart the clock is back on time
     nxt = max(_started(t.pk)) + 1
     later = _wait_for(t.pk, nxt, 6)
     assert 0 <= _lateness(later) <= 1.0, later.payload
-    # each transition once, and the clock itself never lost time
-    t.refresh_from_db()
-    state = services.clock_read(t)
-    elapsed_ms = (timezone.now() - t.clock_at).total_seconds() * 1000
-    assert state.index == min(int((2000 - t.clock_left_ms + elapsed_ms) // 2000), 11)
-    assert len(_started(t.pk)) == len(set(_started(t.pk)))
+    assert later.payload["due"] == _due(t0, 2000 * nxt)
+    # each transition once, and the worker never moved the clock: the anchor the start wrote
+    # is the one the clock still runs from (RULES 4.3)
+    assert _assert_each_once(t.pk)[-1] >= nxt
+    assert _anchor(t.pk) == anchor
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_and_restarted_within_one_level_is_on_time_for_the_next(director, worker):
+    """The worker dies and is back before the next boundary: the ticks it held are gone, and
+    with the shipped 5 s sweep only its start-up sweep or the beat's queues them again."""
+    worker.start()
+    levels = [{"kind": "level", "small_blind": 100, "big_blind": 200, "seconds": 10}] * 4
+    t = services.tournament_create(actor=director, name="Restart", tables=0, levels=levels)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    anchor = _anchor(t.pk)
+    first = _wait_for(t.pk, 1, 13)
+    assert 0 <= _lateness(first) <= 1.0, first.payload
+    worker.kill()
+    worker.start()
+    boundary = anchor[2] + timedelta(seconds=20)
+    back = timezone.now()
+    assert back < boundary - timedelta(seconds=1), "the restart took a whole level"
+    assert 2 not in _started(t.pk)
+    second = _wait_for(t.pk, 2, 13)
+    assert 0 <= _lateness(second) <= 1.0, second.payload
+    assert second.payload["due"] == boundary.isoformat()
+    _assert_each_once(t.pk)
+    assert _anchor(t.pk) == anchor
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_the_eta_ticks_alone_keep_time_with_a_sweep_a_minute_apart(director, worker):
+    """With the beat's sweep 60 s apart only the ETA ticks can be on time: those the start
+    and each announcement queue, and after a restart those its start-up sweep queues."""
+    worker.start(sweep="60")
+    levels = [{"kind": "level", "small_blind": 100, "big_blind": 200, "seconds": 2}] * 3
+    levels += [{"kind": "level", "small_blind": 200, "big_blind": 400, "seconds": 12}] * 2
+    t = services.tournament_create(actor=director, name="ETA", tables=0, levels=levels)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    anchor = _anchor(t.pk)
+    for index in (1, 2, 3):
+        got = _wait_for(t.pk, index, 5)
+        assert 0 <= _lateness(got) <= 1.0, got.payload
+    worker.kill()  # 0-1 s into the 12-s level index 3
+    worker.start(sweep="60")
+    boundary = anchor[2] + timedelta(seconds=18)
+    assert timezone.now() < boundary - timedelta(seconds=1), "the restart took a whole level"
+    got = _wait_for(t.pk, 4, 14)
+    assert 0 <= _lateness(got) <= 1.0, got.payload
+    assert got.payload["due"] == boundary.isoformat()
+    _assert_each_once(t.pk)
+    assert _anchor(t.pk) == anchor
 
 
 @pytest.mark.django_db(transaction=True)

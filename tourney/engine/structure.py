@@ -40,6 +40,7 @@ __all__ = [
 
 MAX_ITEMS = 500
 MAX_ITEM_SECONDS = 24 * 3600
+MAX_AMOUNT = 10**15  # a blind, ante or chip value: far above any game, and what a column holds
 FIELD_SIZE = 100  # RULES 4.5 / generate(): the field whose chips the last big blind reaches
 MAX_BB_FACTOR = 10  # a big blind of 10 x the field's chips is the sane maximum
 MAX_LEVELS = 100
@@ -55,10 +56,10 @@ MSG_BAD_KIND = 'Kind must be "level" or "break".'
 MSG_NO_DURATION = "Give minutes or seconds."
 MSG_BAD_DURATION = "Duration must be a whole number above zero, at most 24 hours."
 MSG_DURATION_MISMATCH = "Minutes and seconds disagree."
-MSG_BAD_SMALL_BLIND = "Small blind must be a whole number above zero."
-MSG_BAD_BIG_BLIND = "Big blind must be a whole number, at least the small blind."
-MSG_BAD_ANTE = "Must be a whole number, zero or more."
-MSG_BAD_COLOR_UP = "Color-up must be a list of different chip values above zero."
+MSG_BAD_SMALL_BLIND = "Small blind must be a whole number above zero, at most 10^15."
+MSG_BAD_BIG_BLIND = "Big blind must be a whole number, at least the small blind, at most 10^15."
+MSG_BAD_ANTE = "Must be a whole number, zero or more, at most 10^15."
+MSG_BAD_COLOR_UP = "Color-up must be a list of different chip values above zero, at most 10^15."
 MSG_NO_LEVEL = "The structure needs at least one level."
 
 # denominations and generate()
@@ -146,7 +147,7 @@ def parse_levels(data: Any) -> tuple[Item, ...]:
             color_up = raw.get("color_up", [])
             if (
                 not isinstance(color_up, list | tuple)
-                or not all(_is_int(c) and c > 0 for c in color_up)
+                or not all(_is_int(c) and 0 < c <= MAX_AMOUNT for c in color_up)
                 or len(set(color_up)) != len(color_up)
             ):
                 errors[f"{key}.color_up"] = MSG_BAD_COLOR_UP
@@ -155,12 +156,12 @@ def parse_levels(data: Any) -> tuple[Item, ...]:
             continue
         sb, bb = raw.get("small_blind"), raw.get("big_blind")
         ante, bba = raw.get("ante", 0), raw.get("big_blind_ante", 0)
-        if not _is_int(sb) or sb <= 0:
+        if not _is_int(sb) or not 0 < sb <= MAX_AMOUNT:
             errors[f"{key}.small_blind"] = MSG_BAD_SMALL_BLIND
-        if not _is_int(bb) or bb <= 0 or (_is_int(sb) and bb < sb):
+        if not _is_int(bb) or not 0 < bb <= MAX_AMOUNT or (_is_int(sb) and bb < sb):
             errors[f"{key}.big_blind"] = MSG_BAD_BIG_BLIND
         for name, value in (("ante", ante), ("big_blind_ante", bba)):
-            if not _is_int(value) or value < 0:
+            if not _is_int(value) or not 0 <= value <= MAX_AMOUNT:
                 errors[f"{key}.{name}"] = MSG_BAD_ANTE
         if not any(k.startswith(key + ".") for k in errors):
             items.append(
