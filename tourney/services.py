@@ -672,6 +672,10 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     move: "to" table and seat), None while it waits for the draw or a seat."""
     from tables.services import seat_entry
 
+    if not t.registration_open:  # a director's override: a deal needs registration closed
+        from tourney.money import refuse_after_deal
+
+        refuse_after_deal(t)  # RULES 8.3: the deal's amounts would no longer add up
     new_player = player.pk is None
     seat_now = t.draw_at_registration or t.clock_started
     entry = Entry(
@@ -712,9 +716,9 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     entry.seat_move = seat_entry(t, entry, event=event, last=True) if seat_now else None
     _places_move_down(t, done=stepped or None)
     if t.frozen_prizes is not None:  # a director's late override: share the new money
-        from tourney.money import _money_added
+        from tourney.money import _log_refreeze, _money_added
 
-        _money_added(t)
+        _log_refreeze(event, _money_added(t))  # RULES 8.2: a change of frozen prizes is logged
     return entry
 
 
