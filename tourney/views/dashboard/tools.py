@@ -7,17 +7,20 @@ import random
 from typing import Any
 
 from django.http import HttpRequest
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from tourney import charts, services
 from tourney.api import race_dict
 from tourney.engine import chip_race, icm, pots
+from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Tournament
-from tourney.setup import levels_text
+from tourney.setup import levels_text, parse_levels_text
 from tourney.views.dashboard import reads
 from tourney.views.dashboard.base import director_view, int_field
 
@@ -157,11 +160,77 @@ def floor(request: HttpRequest, t: Tournament, tool: str | None = None):
     return render(request, "dashboard/floor.html", ctx, status=status)
 
 
+MSG_LEVELS_TOO_LONG = "The levels box holds at most 20,000 characters."
+MSG_BAD_HOURS = "Target hours: a number such as 8 or 6.5."
+STRUCTURE_FILLS = ("regular", "turbo", "deep", "generate")
+
+
+def _structure_fill(t: Tournament, items, current: int | None, data) -> str:
+    """The levels box filled from a preset or the generator (nothing is written). Once the
+    clock has started the items up to the current one stay as played (``structure_set``
+    refuses to change them, RULES 4.1) and the new structure's items follow from there."""
+    kind = data.get("fill")
+    chips = tuple(
+        sorted(ChipDenomination.objects.filter(tournament=t).values_list("value", flat=True))
+    )
+    if kind == "generate":
+        try:
+            hours = float((data.get("target_hours") or "").replace(",", "."))
+        except ValueError:
+            raise DomainError(
+                "bad_input", MSG_BAD_HOURS, fields={"target_hours": MSG_BAD_HOURS}
+            ) from None
+        new = structure_engine.generate(
+            starting_stack=t.starting_stack,
+            denominations=chips,
+            level_minutes=int_field(data, "level_minutes", "Level minutes"),
+            target_hours=hours,
+            break_every=int_field(data, "break_every", "Break every"),
+            break_minutes=int_field(data, "break_minutes", "Break minutes"),
+            bb_ante_from_level=int_field(data, "bb_ante_from", "Big-blind ante from level"),
+        )
+    else:
+        new = structure_engine.preset(kind, starting_stack=t.starting_stack, denominations=chips)
+    if current is not None:
+        new = tuple(items[: current + 1]) + tuple(new[current + 1 :])
+    return levels_text(new)
+
+
 @director_view
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def structure(request: HttpRequest, t: Tournament):
+    """The structure, its chart and its editor: typed lines (the setup form's), or a preset
+    or the generator filling the box first; saving calls ``services.structure_set``."""
     items = services.structure_items(t)
     clock = services.clock_read(t)
+    current = clock.index if t.clock_started else None
+    text, error, filled, status = None, None, None, 200
+    if request.method == "POST":
+        data = request.POST
+        text = data.get("levels_text") or ""
+        try:
+            if len(text) > 20000:
+                raise DomainError(
+                    "bad_input", MSG_LEVELS_TOO_LONG, fields={"levels_text": MSG_LEVELS_TOO_LONG}
+                )
+            if data.get("fill") in STRUCTURE_FILLS:
+                text = _structure_fill(t, items, current, data)
+                filled = data["fill"]
+            else:
+                services.structure_set(
+                    tournament_id=t.pk, levels=parse_levels_text(text), actor=request.user
+                )
+                url = reverse("tourney-dashboard-structure", args=[t.pk]) + "?saved=1"
+                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        except DomainError as exc:
+            error, status = {"message": exc.message, "fields": exc.fields}, exc.status
+        if request.htmx:
+            return render(
+                request,
+                "dashboard/structure.html#editor",
+                _editor_ctx(t, request.POST, text, error, filled, current),
+                status=status,
+            )
     field = max(Entry.objects.filter(tournament=t).count(), t.started_tables * t.seats_per_table)
     rows, level = [], 0
     for i, it in enumerate(items):
@@ -181,8 +250,38 @@ def structure(request: HttpRequest, t: Tournament):
                 )
             ),
             "levels_text": levels_text(items),
+            "saved": request.GET.get("saved") == "1" and request.method != "POST",
+            **_editor_ctx(
+                t,
+                request.POST,
+                levels_text(items) if text is None else text,
+                error,
+                filled,
+                current,
+            ),
         },
+        status=status,
     )
+
+
+def _editor_ctx(t, data, text, error, filled, current) -> dict[str, Any]:
+    def value(name: str, default: str) -> str:
+        return data.get(name) or default
+
+    return {
+        "tournament": t,
+        "editor_text": text,
+        "editor_error": error,
+        "filled": filled,
+        "frozen": current,
+        "gen": {
+            "level_minutes": value("level_minutes", "20"),
+            "target_hours": value("target_hours", "8"),
+            "break_every": value("break_every", "4"),
+            "break_minutes": value("break_minutes", "10"),
+            "bb_ante_from": value("bb_ante_from", "4"),
+        },
+    }
 
 
 @director_view
