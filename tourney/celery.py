@@ -28,6 +28,35 @@ app.conf.beat_schedule = {
 }
 
 
+def _atomic_filesystem_put(self, queue, payload, **kwargs) -> None:
+    """kombu's filesystem transport (the embedded broker) creates a message file empty and
+    then writes it; a consumer polling in between moves the empty file away, fails to decode
+    it and the whole worker stops ("Unrecoverable error: JSONDecodeError", celery/kombu#1551):
+    seen here once the sweep queued ticks every few seconds. The message is written under a
+    name no consumer picks up and renamed into place, which is atomic."""
+    from kombu.transport import filesystem
+
+    name = f"{int(round(filesystem.monotonic() * 1000))}_{filesystem.uuid.uuid4()}.{queue}.msg"
+    final = os.path.join(self.data_folder_out, name)
+    data = filesystem.str_to_bytes(filesystem.dumps(payload))
+    tmp = final + ".part"  # ".part": not "<queue>.msg" after the first dot, never consumed
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, final)
+    except OSError as exc:
+        raise filesystem.ChannelError(f"Cannot add file {final!r} to directory") from exc
+
+
+def _patch_filesystem_transport() -> None:
+    from kombu.transport import filesystem
+
+    filesystem.Channel._put = _atomic_filesystem_put
+
+
+_patch_filesystem_transport()
+
+
 @worker_process_init.connect
 def _freeze_startup_objects(**_kwargs) -> None:
     """As in tourney/wsgi.py: what a worker process loaded at start stays out of the garbage

@@ -272,3 +272,37 @@ def test_tick_twice_and_sweep_concurrently_record_one_event(director):
 def test_worker_uses_the_configured_broker():
     url = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
     assert settings.CELERY_BROKER_URL == url
+
+
+def test_the_embedded_broker_never_shows_a_half_written_message(tmp_path, monkeypatch):
+    """kombu's filesystem transport made the message file before writing it; a worker that
+    read it empty stopped for good (celery/kombu#1551). tourney/celery.py writes it aside
+    and renames it into place: while the payload is serialised no message file exists."""
+    from kombu import Connection
+    from kombu.transport import filesystem
+
+    visible = []
+    real_dumps = filesystem.dumps
+
+    def spy(obj):
+        visible.append(sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".msg")))
+        return real_dumps(obj)
+
+    monkeypatch.setattr(filesystem, "dumps", spy)
+    options = {"data_folder_in": str(tmp_path), "data_folder_out": str(tmp_path)}
+    with Connection("filesystem://", transport_options=options) as conn:
+        queue = conn.SimpleQueue("clock-test")
+        during = []
+        for tick in (1, 2):
+            n = len(visible)
+            queue.put({"tick": tick})
+            during.append(visible[n:])
+        # while message k is serialised only the k messages before it are visible, whole
+        assert during[0] and all(v == [] for v in during[0]), during
+        assert during[1] and all(len(v) == 1 for v in during[1]), during
+        got = [queue.get(timeout=2), queue.get(timeout=2)]
+        assert sorted(m.payload["tick"] for m in got) == [1, 2]  # same ms: either order
+        for m in got:
+            m.ack()
+        queue.close()
+    assert not list(tmp_path.glob("*.part"))
