@@ -67,6 +67,10 @@ RULES = {
     "payouts_freeze": API_DIRECTOR,
     "deal_get": API_DESK,
     "deal_post": API_DIRECTOR,
+    # Issue 10: the users page, the display-link rotation, one log event's before and after.
+    "tourney-dashboard-users": DIRECTOR_PAGE,
+    "tourney-dashboard-display-token": DIRECTOR_PAGE,
+    "tourney-dashboard-log-event": DIRECTOR_PAGE,
     # the money panel's director actions (RULES 8.2, 8.3): payouts, closing registration
     "tourney-dashboard-payouts": DIRECTOR_PAGE,
     "tourney-dashboard-registration-close": DIRECTOR_PAGE,
@@ -136,6 +140,7 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
         "tool": "settle",
         "username": "td",
         "prefix": "tny_nothing",
+        "event_id": t.events.order_by("pk").first().pk,
     }
     sessions = {"anon": Client()}
     apis = {"anon": ApiClient(None)}
@@ -160,44 +165,80 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
                     api = apis[role]
                     body = {} if m == "get" else {"data": "{}", "content_type": "application/json"}
                     r = getattr(api.client, m)(url, **body, **api.headers)
+                    answers = [("", r)]
+                elif name == "logout":  # a POST would end the session the walk uses
+                    answers = [("", sessions[role].get(url))]
                 else:
-                    r = getattr(sessions[role], m)(url)
-                    if r.status_code == 405 and name != "logout":
-                        # a POST-only action: ask the way it is used (not logout: it would
-                        # end the session the rest of the walk uses)
-                        r = sessions[role].post(url)
-                got = r.status_code
-                to_login = got == 302 and r["Location"].startswith("/login/")
-                if expected == "login":
-                    ok = to_login
-                elif expected == "in":
-                    ok = got not in (401, 403) and not to_login and got < 500
-                else:
-                    ok = got == expected
-                if not ok:
-                    failures.append(f"{method} {url} as {role}: {got}, expected {expected}")
+                    # GET, and POST too: a view that answers both must check the role on
+                    # both. A POST-only action (GET: 405) is judged on its POST; a GET-only
+                    # view may refuse the POST with 405 before it looks at the role.
+                    r = sessions[role].get(url)
+                    answers = [("", r)] if r.status_code != 405 else []
+                    answers.append((" (POST)", sessions[role].post(url)))
+                for how, r in answers:
+                    got = r.status_code
+                    to_login = got == 302 and r["Location"].startswith("/login/")
+                    if how and got == 405 and len(answers) == 2:
+                        ok = True  # the extra POST refused outright: nothing served
+                    elif expected == "login":
+                        ok = to_login
+                    elif expected == "in":
+                        ok = got not in (401, 403) and not to_login and got < 500
+                    else:
+                        ok = got == expected
+                    if not ok:
+                        failures.append(
+                            f"{method}{how} {url} as {role}: {got}, expected {expected}"
+                        )
     assert failures == [], "\n".join(failures)
 
 
+def _write_routes():
+    """(method, route, name) of every URL a browser could send a write to: every non-API
+    URL (CsrfViewMiddleware guards them all, whatever the view answers) and every API
+    operation that is not a GET (ninja's session auth checks the token itself)."""
+    out = []
+    for route, name, methods in all_patterns():
+        if not route.startswith("api/v1/"):
+            out.append(("post", route, name))
+        else:
+            out += [(m.lower(), route, name) for m in methods if m != "GET"]
+    return sorted(set(out))
+
+
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/desk/{t}/register/",
-        "/td/{t}/clock/",
-        "/td/{t}/log/undo/",
-        "/td/{t}/eliminations/",
-        "/api/v1/tournaments/{t}/clock",
-    ],
-)
-def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(path, director, tournament):
+@pytest.mark.parametrize(("method", "route", "name"), _write_routes())
+def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(
+    method, route, name, director, tournament
+):
+    """The middleware refuses before any view runs, so any id does (the first ones)."""
     from django.test import Client
 
     from tourney.models import Event
 
+    t = tournament
+    ids = {
+        "tournament_id": t.pk,
+        "tid": t.pk,
+        "number": 1,
+        "entry_id": 1,
+        "eid": 1,
+        "token": t.display_token,
+        "tool": "settle",
+        "username": "td",
+        "prefix": "tny_nothing",
+        "event_id": t.events.order_by("pk").first().pk,
+    }
     c = Client(enforce_csrf_checks=True)
     c.force_login(director)
-    before = Event.objects.count()
-    r = c.post(path.format(t=tournament.pk), {"action": "start", "name": "X"})
-    assert r.status_code == 403
-    assert Event.objects.count() == before
+    t.refresh_from_db()
+    before = (Event.objects.count(), t.version, c.session.session_key)
+    url = concrete(route, ids)
+    body = {"action": "start", "name": "X", "op": "create", "username": "u", "confirm": "yes"}
+    if route.startswith("api/v1/"):
+        r = getattr(c, method)(url, data="{}", content_type="application/json")
+    else:
+        r = c.post(url, body)
+    assert r.status_code == 403, f"{method.upper()} {url}: {r.status_code}"
+    t.refresh_from_db()
+    assert (Event.objects.count(), t.version, c.session.session_key) == before

@@ -19,6 +19,8 @@ MSG_BAD_ROLE = "The role is director or desk."
 MSG_USER_EXISTS = "That username is taken."
 MSG_NO_USER = "No such user."
 MSG_NO_TOKEN = "No such token."
+MSG_LAST_DIRECTOR = "This is the last director: give another user the director role first."
+ACCOUNT_EVENTS = ("user_created", "user_role_set", "api_token_created", "api_token_revoked")
 
 
 def user_create(*, username: str, password: str, role: str, actor=None):
@@ -53,14 +55,54 @@ def user_set_role(*, username: str, role: str | None, actor=None):
     if role is not None and role not in ROLES:
         raise DomainError("bad_role", MSG_BAD_ROLE, fields={"role": MSG_BAD_ROLE})
     with transaction.atomic():
-        user = get_user_model().objects.filter(username=username).first()
+        user = get_user_model().objects.select_for_update().filter(username=username).first()
         if user is None:
             raise DomainError("user_not_found", MSG_NO_USER, status=404)
+        if role != "director" and _last_director(user):
+            raise DomainError("last_director", MSG_LAST_DIRECTOR, status=409)
         user.groups.remove(*Group.objects.filter(name__in=ROLES.values()))
         if role:
             user.groups.add(Group.objects.get_or_create(name=ROLES[role])[0])
         record_event(None, "user_role_set", {"username": username, "role": role}, actor)
     return user
+
+
+def _last_director(user) -> bool:
+    """Taking the role from ``user`` would leave nobody to manage users (locked out)."""
+    directors = get_user_model().objects.filter(is_active=True, groups__name=DIRECTOR_GROUP)
+    return (
+        directors.filter(pk=user.pk).exists()
+        and not directors.exclude(pk=user.pk).exists()
+        and not get_user_model().objects.filter(is_active=True, is_superuser=True).exists()
+    )
+
+
+def users_with_roles() -> list[dict]:
+    """Every user, the role and the API tokens (prefix, created, last used), for the users page."""
+    users = get_user_model().objects.order_by("username").prefetch_related("groups", "api_tokens")
+    role_of = {v: k for k, v in ROLES.items()}
+    out = []
+    for u in users:
+        names = {g.name for g in u.groups.all()}
+        role = (
+            "director"
+            if DIRECTOR_GROUP in names
+            else role_of.get(DESK_GROUP if DESK_GROUP in names else "")
+        )
+        tokens = sorted(u.api_tokens.all(), key=lambda k: k.created_at, reverse=True)
+        out.append({"user": u, "role": role, "tokens": tokens})
+    return out
+
+
+def account_events(limit: int = 50):
+    """The audit log of users, roles and tokens (events of no tournament), newest first."""
+    from tourney.models import Event
+
+    return (
+        Event.objects.filter(tournament__isnull=True, kind__in=ACCOUNT_EVENTS)
+        .select_related("actor")
+        .order_by("-id")[:limit]
+    )
 
 
 def api_token_issue(*, user, actor=None) -> str:

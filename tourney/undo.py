@@ -182,3 +182,157 @@ def action_redo(*, tournament_id: int, actor=None, expected: int | None = None) 
         finally:
             redoing.reset(token)
     return {"redid": target.pk, "kind": target.kind}
+
+
+# ---------------------------------------------------------------- what the screens show
+
+
+def next_steps(t: Tournament) -> dict[str, Any]:
+    """What the log's Undo and Redo buttons would act on (the button says it, and posts the
+    event id back so that a stale click is refused: ``expected``)."""
+    try:
+        undo, blocked = undo_target(t), ""
+    except DomainError as exc:
+        undo, blocked = None, exc.message
+    return {"undo_event": undo, "undo_blocked": blocked, "redo_event": redo_target(t)}
+
+
+def _current_rows(t: Tournament, before: dict[str, Any]) -> dict[str, dict]:
+    """The rows of ``before`` (an undo payload) as they are now; a missing row is None."""
+    from tables.models import Seat, Table
+    from tourney.journal import ENTRY_FIELDS, TABLE_FIELDS, _jsonable
+    from tourney.models import Entry
+
+    entries = {str(k): None for k in before.get("entries", {})}
+    for row in Entry.objects.filter(pk__in=[int(k) for k in entries]).values("pk", *ENTRY_FIELDS):
+        entries[str(row.pop("pk"))] = {f: _jsonable(v) for f, v in row.items()}
+    seats = {str(k): None for k in before.get("seats", {})}
+    for e, table, number, waits in Seat.objects.filter(
+        entry_id__in=[int(k) for k in seats]
+    ).values_list("entry_id", "table_id", "number", "waits_for_button"):
+        seats[str(e)] = [table, number, waits]
+    tables = {str(k): None for k in before.get("tables", {})}
+    for row in Table.objects.filter(pk__in=[int(k) for k in tables]).values("pk", *TABLE_FIELDS):
+        tables[str(row.pop("pk"))] = row
+    row = Tournament.objects.filter(pk=t.pk).values(*before.get("tournament", {})).first() or {}
+    return {
+        "tournament": {f: _jsonable(v) for f, v in row.items()},
+        "entries": entries,
+        "seats": seats,
+        "tables": tables,
+    }
+
+
+def event_changes(event: Event) -> list[dict[str, Any]]:
+    """The state before and after one journaled action, worked out when a director opens it
+    (nothing extra is written by the actions): each row's before-image is in the event's undo
+    data; its after-image is the before-image of the next later action that journaled the
+    same row, else the row as it is now. Only fields that differ are listed. An undone
+    action's "after" is looked for only before the undo that took it back."""
+    before = (event.payload or {}).get("undo")
+    if not before:
+        return []
+    kinds = ("tournament", "entries", "seats", "tables")
+    todo = {k: set(before.get(k) or {}) for k in kinds}
+    after: dict[str, dict] = {k: {} for k in kinds}
+    later = Event.objects.filter(tournament_id=event.tournament_id, pk__gt=event.pk)
+    if event.undone:
+        undo = later.filter(kind="undo", payload__undid=event.pk).order_by("pk").first()
+        later = later.filter(pk__lt=undo.pk) if undo else later.none()
+    for other in later.order_by("pk").only("payload").iterator(chunk_size=50):
+        images = (other.payload or {}).get("undo")
+        if not images:
+            continue
+        for k in kinds:
+            for key in list(todo[k]):
+                if key in (images.get(k) or {}):
+                    after[k][key] = images[k][key]
+                    todo[k].discard(key)
+        if not any(todo.values()):
+            break
+    if any(todo.values()) and not event.undone:
+        now = _current_rows(event.tournament, {k: {key: 0 for key in todo[k]} for k in kinds})
+        for k in kinds:
+            for key in todo[k]:
+                after[k][key] = now[k].get(key)
+    out = _changes_list(before, after, undone=event.undone)
+    for row in out:
+        row["changes"] = [(f, _shown(b), _shown(a)) for f, b, a in row["changes"]]
+    return out
+
+
+def _shown(v: Any) -> Any:
+    if isinstance(v, dict) and "__dt__" in v:
+        return v["__dt__"]
+    return "none" if v is None else v
+
+
+def _changes_list(
+    before: dict[str, Any], after: dict[str, dict], *, undone: bool
+) -> list[dict[str, Any]]:
+    from tables.models import Table
+    from tourney.models import Entry
+
+    entry_ids = {int(k) for k in (before.get("entries") or {})} | {
+        int(k) for k in (before.get("seats") or {})
+    }
+    names = {
+        pk: f"Entry #{n} {name}"
+        for pk, n, name in Entry.objects.filter(pk__in=entry_ids).values_list(
+            "pk", "number", "player__name"
+        )
+    }
+    table_ids = {int(k) for k in (before.get("tables") or {})}
+    for v in (*(before.get("seats") or {}).values(), *after["seats"].values()):
+        if v:
+            table_ids.add(v[0])
+    table_no = dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "number"))
+
+    def seat(v) -> str:
+        if isinstance(v, str):
+            return v
+        if not v:
+            return "no seat"
+        return f"table {table_no.get(v[0], '?')} seat {v[1]}" + (" (waits)" if v[2] else "")
+
+    out = []
+    gone = "(undone)" if undone else "(no longer there)"
+    rows = [
+        (f, v, after["tournament"].get(f, gone))
+        for f, v in (before.get("tournament") or {}).items()
+        if after["tournament"].get(f, gone) != v
+    ]
+    if rows:
+        out.append({"row": "Tournament", "changes": rows})
+    for key, image in (before.get("entries") or {}).items():
+        a = after["entries"].get(key)
+        changes = [
+            (f, v, (a or {}).get(f, gone) if a is not None else gone)
+            for f, v in image.items()
+            if a is None or a.get(f) != v
+        ]
+        if changes:
+            out.append({"row": names.get(int(key), f"Entry id {key}"), "changes": changes})
+    for key, image in (before.get("seats") or {}).items():
+        a = after["seats"].get(key)
+        if undone and key not in after["seats"]:
+            a = gone
+        if (image or None) != (a or None):
+            label = names.get(int(key), f"Entry id {key}")
+            out.append({"row": f"Seat of {label}", "changes": [("seat", seat(image), seat(a))]})
+    for key, image in (before.get("tables") or {}).items():
+        a = after["tables"].get(key)
+        changes = [
+            (f, v, (a or {}).get(f, gone) if a is not None else gone)
+            for f, v in image.items()
+            if a is None or a.get(f) != v
+        ]
+        if changes:
+            out.append({"row": f"Table {table_no.get(int(key), key)}", "changes": changes})
+    created = before.get("created") or {}
+    for kind, ids in created.items():
+        if ids:
+            out.append(
+                {"row": f"Created {kind}(s)", "changes": [("ids", "", ", ".join(map(str, ids)))]}
+            )
+    return out

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from tourney.views.dashboard import money, panels, setup_views, tools
+from tourney.views.dashboard import money, panels, setup_views, tools, users
 
 P = "td/<int:tournament_id>/"
 
 urlpatterns = [
     path("td/new/", setup_views.new, name="tourney-dashboard-setup"),
+    path("td/users/", users.users, name="tourney-dashboard-users"),
     path(P, panels.page, name="tourney-dashboard"),
     path(P + "version/", panels.version, name="tourney-dashboard-version"),
     path(P + "clock/", panels.clock, name="tourney-dashboard-clock"),
@@ -44,4 +45,6 @@ urlpatterns = [
     path(P + "copy/", setup_views.copy, name="tourney-dashboard-copy"),
     path(P + "print/tables/", tools.print_tables, name="tourney-dashboard-print-tables"),
     path(P + "print/seating/", tools.print_seating, name="tourney-dashboard-print-seating"),
+    path(P + "display-token/", users.display_token, name="tourney-dashboard-display-token"),
+    path(P + "log/<int:event_id>/", panels.log_event, name="tourney-dashboard-log-event"),
 ]

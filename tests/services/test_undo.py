@@ -19,7 +19,7 @@ from tests.conftest import TWO_LEVELS
 from tourney import accounts, money, services, setup
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Level, Player, Tournament
-from tourney.undo import MSG_CANNOT_UNDO, action_redo, action_undo, undo_target
+from tourney.undo import MSG_CANNOT_UNDO, action_redo, action_undo, event_changes, undo_target
 
 from .test_table_players import assert_table_players_true
 
@@ -475,3 +475,68 @@ def test_event_log_filters_and_exports_csv(client, director):
     assert [row[3] for row in csv.reader(io.StringIO(r.content.decode()))][1:] == [
         "entry_registered"
     ]
+
+
+def test_log_detail_shows_the_state_before_and_after_an_action(client, director):
+    """Issue 10 audit: "after" is worked out when the detail is opened — the next later
+    action's before-image of the same row, else the row as it is now."""
+    t = money_tournament(director)
+    e = [
+        services.entry_register(tournament_id=t.pk, name=f"D{i}", actor=director) for i in range(3)
+    ]
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    money.entry_rebuy(tournament_id=t.pk, entry_id=e[0].pk, actor=director)
+    first = Event.objects.filter(tournament=t, kind="entry_rebuy").get()
+    changes = {row["row"]: row["changes"] for row in event_changes(first)}
+    assert ("rebuys", 0, 1) in changes["Entry #1 D0"]  # after: the row as it is now
+    assert ("chips_bought", 20000, 30000) in changes["Entry #1 D0"]
+    money.entry_rebuy(tournament_id=t.pk, entry_id=e[0].pk, actor=director)
+    changes = {row["row"]: row["changes"] for row in event_changes(first)}
+    assert ("rebuys", 0, 1) in changes["Entry #1 D0"]  # after: the second rebuy's before
+    second = Event.objects.filter(tournament=t, kind="entry_rebuy").latest("pk")
+    assert ("rebuys", 1, 2) in {r["row"]: r["changes"] for r in event_changes(second)}[
+        "Entry #1 D0"
+    ]
+    action_undo(tournament_id=t.pk, actor=director)
+    second.refresh_from_db()
+    undone = {r["row"]: r["changes"] for r in event_changes(second)}
+    assert ("rebuys", 1, "(undone)") in undone["Entry #1 D0"]
+    client.force_login(director)
+    r = client.get(f"/td/{t.pk}/log/{first.pk}/", HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert r.status_code == 200 and 'id="log-detail"' in body and "<html" not in body
+    assert '<td class="before">0</td><td class="after">1</td>' in body
+    assert client.get(f"/td/{t.pk}/log/{first.pk}/").status_code == 200  # a plain page too
+    other = services.tournament_create(actor=director, name="Other", tables=1, seed=2)
+    assert client.get(f"/td/{other.pk}/log/{first.pk}/").status_code == 404
+    assert client.get(f"/td/{t.pk}/log/{10**30}/").status_code == 404
+
+
+def test_log_detail_of_a_bookkeeping_event_says_it_has_no_before_image(client, director):
+    t, _before = _bust_with_moves(director)
+    moves = list(Move.objects.filter(tournament=t).values_list("pk", flat=True))
+    setup.move_mark_announced(tournament_id=t.pk, move_ids=moves, actor=director)
+    ev = Event.objects.get(tournament=t, kind="moves_announced")
+    assert event_changes(ev) == []
+    client.force_login(director)
+    body = client.get(f"/td/{t.pk}/log/{ev.pk}/").content.decode()
+    assert "keeps no before-image" in body
+    bust = Event.objects.get(tournament=t, kind="elimination")
+    rows = [r["row"] for r in event_changes(bust)]
+    assert any(r.startswith("Seat of Entry") for r in rows)  # the busted players' seats
+
+
+def test_the_undo_button_names_the_action_and_a_stale_click_is_refused(client, director):
+    t = services.tournament_create(actor=director, name="U", tables=1, seed=1)
+    services.entry_register(tournament_id=t.pk, name="Ann", actor=director)
+    services.entry_register(tournament_id=t.pk, name="Bo", actor=director)
+    client.force_login(director)
+    body = client.get(f"/td/{t.pk}/log/", HTTP_HX_REQUEST="true").content.decode()
+    assert "Undo: Entry #2 Bo" in body
+    bo = Event.objects.filter(tournament=t, kind="entry_registered").latest("pk")
+    r = client.post(f"/td/{t.pk}/log/undo/", {"event": bo.pk}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "Undo: Entry #1 Ann" in r.content.decode()
+    assert "Redo: Entry #2 Bo" in r.content.decode()
+    r = client.post(f"/td/{t.pk}/log/undo/", {"event": bo.pk}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 409 and "someone else just did" in r.content.decode()
+    assert Entry.objects.filter(tournament=t).count() == 1  # Ann stays

@@ -576,17 +576,17 @@ def _played(director, entries: int, name: str) -> Tournament:
 # as the htmx fragment. The same at 20 and at 10,000 entries (issue 8), on SQLite and on
 # PostgreSQL. A read that starts to loop over tables, seats or entries fails here at once;
 # a deliberate new read updates its number.
-QUERY_COUNTS = [
-    ("tourney-dashboard", {}, 17, 7),
-    ("tourney-dashboard-clock", {}, 17, 7),
-    ("tourney-dashboard-tables", {}, 17, 7),
-    ("tourney-dashboard-tables", {"q": "P00003"}, 18, 8),  # + the search
-    ("tourney-dashboard-tables", {"table": "2"}, 17, 7),
-    ("tourney-dashboard-eliminations", {}, 17, 8),  # + the last hand's moves
-    ("tourney-dashboard-moves", {}, 17, 7),
-    ("tourney-dashboard-log", {}, 17, 7),
-    ("tourney-dashboard-log", {"kind": "elimination"}, 17, 7),
-    ("tourney-dashboard-money", {}, 17, 6),
+QUERY_COUNTS = [  # the page and the log: + the Undo and Redo buttons' targets (issue 10)
+    ("tourney-dashboard", {}, 19, 7),
+    ("tourney-dashboard-clock", {}, 19, 7),
+    ("tourney-dashboard-tables", {}, 19, 7),
+    ("tourney-dashboard-tables", {"q": "P00003"}, 20, 8),  # + the search
+    ("tourney-dashboard-tables", {"table": "2"}, 19, 7),
+    ("tourney-dashboard-eliminations", {}, 19, 8),  # + the last hand's moves
+    ("tourney-dashboard-moves", {}, 19, 7),
+    ("tourney-dashboard-log", {}, 19, 9),
+    ("tourney-dashboard-log", {"kind": "elimination"}, 19, 9),
+    ("tourney-dashboard-money", {}, 19, 6),
     ("tourney-dashboard-colorup", {}, 18, 18),  # a page of its own: no fragment saves reads
     ("tourney-dashboard-version", {}, 5, 5),
 ]

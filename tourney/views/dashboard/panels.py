@@ -289,11 +289,44 @@ def _announce(request: HttpRequest, t: Tournament):
 def undo(request: HttpRequest, t: Tournament):
     from tourney.undo import action_redo, action_undo
 
+    # ``event``: the action the button named; a stale click (another director, a double
+    # click) is refused under the lock instead of undoing the action before it.
+    raw = (request.POST.get("event") or "").strip()
+    expected = int(raw) if raw.isdigit() and len(raw) < 19 else None
     if request.POST.get("redo"):
-        action_redo(tournament_id=t.pk, actor=request.user)
+        action_redo(tournament_id=t.pk, actor=request.user, expected=expected)
     else:
-        action_undo(tournament_id=t.pk, actor=request.user)
+        action_undo(tournament_id=t.pk, actor=request.user, expected=expected)
     return after_action(request, t, "log")
+
+
+@director_view
+@require_safe
+def log_event(request: HttpRequest, t: Tournament, event_id: int) -> HttpResponse:
+    """One event of the log in detail: who, when, what, and the state before and after
+    (worked out now, from the undo journal: ``tourney.undo.event_changes``)."""
+    from django.shortcuts import render
+
+    from tourney.models import Event
+    from tourney.undo import event_changes
+
+    ev = (
+        Event.objects.filter(tournament=t, pk=event_id).select_related("actor").first()
+        if 0 < event_id < 2**63
+        else None
+    )
+    if ev is None:
+        return HttpResponse("No such event in this tournament.", status=404)
+    ctx = {
+        "tournament": t,
+        "ev": ev,
+        "words": reads._event_words(ev.kind, ev.payload or {}),
+        "details": {k: v for k, v in (ev.payload or {}).items() if k not in ("undo", "call")},
+        "changes": event_changes(ev),
+        "journaled": "undo" in (ev.payload or {}),
+    }
+    template = "dashboard/log_event.html"
+    return render(request, template + "#detail" if request.htmx else template, ctx)
 
 
 @director_view

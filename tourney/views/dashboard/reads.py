@@ -358,9 +358,21 @@ def log_events(t: Tournament, kind: str = ""):
     return qs.filter(kind=kind) if kind else qs
 
 
+def _step(ev) -> dict[str, Any] | None:
+    if ev is None:
+        return None
+    return {"id": ev.pk, "kind": ev.kind, "words": _event_words(ev.kind, ev.payload or {})}
+
+
 def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
+    from tourney.undo import next_steps
+
     events = log_events(t, kind)[:LOG_SHOWN]
+    steps = next_steps(t)  # the Undo and Redo buttons say which action they act on
     return {
+        "undo_step": _step(steps["undo_event"]),
+        "undo_blocked": steps["undo_blocked"],
+        "redo_step": _step(steps["redo_event"]),
         "log_kind": kind,
         "log_kinds": log_kinds(t),
         "events": [
