@@ -102,3 +102,20 @@ def test_users_page_adds_a_clerk_and_issues_and_revokes_a_token(page, live_url, 
     assert token.revoked
     expect(page.locator(".account-log li")).to_have_count(3)
     assert page.js_errors == []
+
+
+def test_rotating_the_display_link_from_the_dashboard_asks_first(page, live_url, director):
+    t = services.tournament_create(actor=director, name="Rotate", tables=1, seed=1)
+    old = t.display_token
+    _log_in(page, live_url, f"/td/{t.pk}/")
+    page.click("nav >> text=Rotate display link")
+    page.click("button:has-text('Rotate display link…')")
+    expect(page.locator("[role=alertdialog]")).to_contain_text("Rotate the display link?")
+    t.refresh_from_db()
+    assert t.display_token == old  # asked, not done
+    page.click("button:has-text('Yes, rotate the display link')")
+    expect(page.locator("[role=status]")).to_contain_text("rotated")
+    t.refresh_from_db()
+    assert t.display_token != old
+    expect(page.locator("#display-link")).to_contain_text(t.display_token)
+    assert page.js_errors == []
