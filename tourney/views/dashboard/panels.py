@@ -292,7 +292,7 @@ def undo(request: HttpRequest, t: Tournament):
     # ``event``: the action the button named; a stale click (another director, a double
     # click) is refused under the lock instead of undoing the action before it.
     raw = (request.POST.get("event") or "").strip()
-    expected = int(raw) if raw.isdigit() and len(raw) < 19 else None
+    expected = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
     if request.POST.get("redo"):
         action_redo(tournament_id=t.pk, actor=request.user, expected=expected)
     else:
