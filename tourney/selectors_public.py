@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from tables.models import Move, Seat, Table
 from tourney.engine import clock as clock_engine
+from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.money import pool_of, prizes_of
 from tourney.selectors import average_stack, clock_payload, total_chips
@@ -155,9 +156,7 @@ def _version_number(etag: str) -> int | None:
     if len(parts) != 6 or parts[0] != str(STATE_FORMAT):
         return None
     number = parts[1]
-    if not (number.isascii() and number.isdigit()) or len(number) > 20:
-        return None
-    return int(number)
+    return ascii_int(number, 20)
 
 
 def is_current(if_none_match: str, version: Version) -> bool:

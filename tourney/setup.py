@@ -33,6 +33,7 @@ from tourney import money, services
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Event, Tournament
 
 MSG_NO_MOVES = "Tick at least one move."
@@ -108,9 +109,10 @@ def parse_chips(text: str) -> list[tuple[int, str]]:
         words = part.split()
         if not words:
             continue
-        if not words[0].isdigit() or int(words[0]) <= 0:
+        value = ascii_int(words[0], 9)
+        if not value:
             raise DomainError("bad_input", MSG_BAD_CHIPS, fields={"chips": MSG_BAD_CHIPS})
-        chips.append((int(words[0]), " ".join(words[1:])[:30]))
+        chips.append((value, " ".join(words[1:])[:30]))
     values = [v for v, _ in chips]
     if not chips or len(set(values)) != len(values):
         raise DomainError("bad_input", MSG_BAD_CHIPS, fields={"chips": MSG_BAD_CHIPS})

@@ -16,6 +16,8 @@ from tourney import desk, services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry
 
+from ..threads import at_once
+
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
@@ -58,27 +60,12 @@ def test_eight_desks_register_400_players_into_45_tables_at_once(director, desk_
 
 
 def _race(n: int, fn) -> list:
-    """``fn`` in ``n`` threads released together; what each returned or the code it raised."""
-    barrier = threading.Barrier(n)
-    out: list = []
-
-    def run() -> None:
-        try:
-            barrier.wait(30)
-            out.append(fn())
-        except DomainError as exc:
-            out.append(exc.code)
-        except BaseException as exc:  # noqa: BLE001 — asserted below
-            out.append(repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(n)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(120)
-    return out
+    """``fn`` in ``n`` threads released together; what each returned, a refusal's code, or the
+    repr of anything else it raised."""
+    return [
+        x.code if isinstance(x, DomainError) else repr(x) if isinstance(x, BaseException) else x
+        for x in at_once(n, fn)
+    ]
 
 
 @pytest.mark.postgres

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-import threading
 from datetime import UTC, datetime
 
 import pytest
 import time_machine
-from django.db import connections
 from django.forms.models import model_to_dict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,6 +19,7 @@ from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Level, Player, Tournament
 from tourney.undo import MSG_CANNOT_UNDO, action_redo, action_undo, event_changes, undo_target
 
+from ..threads import at_once
 from .test_table_players import assert_table_players_true
 
 pytestmark = pytest.mark.django_db
@@ -376,28 +375,6 @@ def test_undo_and_redo_of_an_expected_event_act_once(director):
     assert Entry.objects.filter(tournament=t).count() == 2
 
 
-def _at_once(n: int, fn) -> list:
-    """``fn`` in ``n`` threads released together; what each returned or raised."""
-    barrier = threading.Barrier(n)
-    out: list = []
-
-    def go() -> None:
-        try:
-            barrier.wait()
-            out.append(fn())
-        except Exception as exc:  # noqa: BLE001 — returned to the test
-            out.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=go) for _ in range(n)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(60)
-    return out
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_redos_at_once_apply_the_rebuy_once(director):
@@ -407,7 +384,7 @@ def test_two_redos_at_once_apply_the_rebuy_once(director):
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     money.entry_rebuy(tournament_id=t.pk, entry_id=e.pk, actor=director)
     action_undo(tournament_id=t.pk, actor=director)
-    out = _at_once(2, lambda: action_redo(tournament_id=t.pk, actor=director))
+    out = at_once(2, lambda: action_redo(tournament_id=t.pk, actor=director))
     assert sorted(type(x).__name__ for x in out) == ["DomainError", "dict"]
     assert [x.code for x in out if isinstance(x, DomainError)] == ["nothing_to_redo"]
     assert Entry.objects.get(pk=e.pk).rebuys == 1
@@ -423,7 +400,7 @@ def test_two_undos_of_the_same_action_at_once_undo_it_once(director):
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     money.entry_rebuy(tournament_id=t.pk, entry_id=e.pk, actor=director)
     target = undo_target(Tournament.objects.get(pk=t.pk))
-    out = _at_once(2, lambda: action_undo(tournament_id=t.pk, actor=director, expected=target.pk))
+    out = at_once(2, lambda: action_undo(tournament_id=t.pk, actor=director, expected=target.pk))
     assert [x.code for x in out if isinstance(x, DomainError)] == ["stale"]
     assert [x["kind"] for x in out if isinstance(x, dict)] == ["entry_rebuy"]
     assert Entry.objects.get(pk=e.pk).rebuys == 0

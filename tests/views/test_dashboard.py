@@ -706,6 +706,8 @@ def test_setup_with_typed_levels(td):
     ("change", "message"),
     [
         ({"chips": "25 green, 25 red"}, setup.MSG_BAD_CHIPS),
+        ({"chips": "\u00b2 green, 25 red"}, setup.MSG_BAD_CHIPS),  # "²".isdigit() is true
+        ({"chips": "25 green, 1234567890 red"}, setup.MSG_BAD_CHIPS),
         ({"buy_in": "1O0"}, "An amount like 100 or 12.50, zero or more."),
         ({"payouts": "50 30"}, "payout"),
         ({"structure": "custom", "levels_text": "10/20 20"}, "not a multiple of 25"),
@@ -719,6 +721,13 @@ def test_bad_setup_shows_a_message_and_creates_nothing(td, change, message):
     assert r.status_code == 400
     assert escape(message).lower() in r.content.decode().lower()
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize("source", ["\u00b2", "9" * 30, "x", "-1"])
+def test_copy_from_an_id_that_is_not_one_shows_the_blank_form(td, source):
+    r = td.get(reverse("tourney-dashboard-setup"), {"from": source})
+    assert r.status_code == 200
+    assert r.context["form"].initial == {}
 
 
 def test_preview_draws_the_chart_and_creates_nothing(td):
@@ -928,6 +937,14 @@ def test_a_deal_waits_for_registration_to_close(td, three_left):
     assert r.status_code == 409
     assert escape(money.MSG_DEAL_MONEY_OPEN) in r.content.decode()
     assert not Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
+    assert _events(t, "deal_recorded") == 0
+
+
+@pytest.mark.parametrize("key", ["stack_\u00b2", "stack_" + "9" * 30])
+def test_a_deal_stack_keyed_by_no_entry_number_is_not_a_server_error(td, three_left, key):
+    t = three_left
+    r = td.post(url("tourney-dashboard-deal", t), dict(_stacks_of(t), **{key: "5"}), **HX)
+    assert r.status_code < 500
     assert _events(t, "deal_recorded") == 0
 
 

@@ -18,6 +18,7 @@ from django.utils.safestring import mark_safe
 from django_htmx.http import trigger_client_event
 
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.roles import is_director
 from tourney.views.dashboard import reads
@@ -82,7 +83,7 @@ def clean_text(raw: str) -> str:
 
 def table_number_or_none(raw: str) -> int | None:
     """A table number from a query string, or None when it is not a few ASCII digits."""
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else None
+    return ascii_int(raw, 6)
 
 
 # ---------------------------------------------------------------- the page and its panels

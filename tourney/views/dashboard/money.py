@@ -11,6 +11,7 @@ from django.urls import NoReverseMatch, reverse
 
 from tourney import colorup, money
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.setup import parse_money, parse_payouts
 from tourney.views.dashboard.base import (
@@ -78,11 +79,12 @@ def money_panel(request: HttpRequest, t: Tournament):
 def _stacks(request: HttpRequest) -> dict[int, int]:
     out = {}
     for key in request.POST:
-        if key.startswith("stack_") and key[6:].isdigit():
+        entry_id = ascii_int(key.removeprefix("stack_")) if key.startswith("stack_") else None
+        if entry_id is not None:
             value = int_field(request.POST, key, "Stack")
             if value < 0:
                 raise DomainError("bad_input", "Stacks are zero or more.", fields={key: value})
-            out[int(key[6:])] = value
+            out[entry_id] = value
     return out
 
 
@@ -201,8 +203,8 @@ MSG_FINISH_NOT_RACED = (
 def _seat_number(raw: str, field: str) -> int:
     """A seat number from a form key or value: ASCII digits only ("²" passes
     ``str.isdigit()`` but not ``int()``), and a few of them."""
-    if raw.isascii() and raw.isdigit() and len(raw) <= 3:
-        return int(raw)
+    if (number := ascii_int(raw, 3)) is not None:
+        return number
     raise DomainError("bad_input", MSG_BAD_SEAT, fields={field: MSG_BAD_SEAT})
 
 

@@ -10,6 +10,7 @@ from tables import services as table_services
 from tables.models import Move, Seat
 from tourney import services, setup
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.views.dashboard import reads
 from tourney.views.dashboard.base import (
@@ -275,9 +276,9 @@ def _announce(request: HttpRequest, t: Tournament):
         ids = []
         for raw in request.POST.getlist("move"):
             # ASCII digits, and few enough for the id column (no overflow in the driver).
-            if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+            if (move_id := ascii_int(raw)) is None:
                 raise DomainError("bad_input", setup.MSG_MOVE_NOT_FOUND, fields={"moves": raw})
-            ids.append(int(raw))
+            ids.append(move_id)
     setup.move_mark_announced(tournament_id=t.pk, move_ids=ids, actor=request.user)
     return after_action(request, t, "moves")
 
@@ -292,7 +293,7 @@ def undo(request: HttpRequest, t: Tournament):
     # ``event``: the action the button named; a stale click (another director, a double
     # click) is refused under the lock instead of undoing the action before it.
     raw = (request.POST.get("event") or "").strip()
-    expected = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+    expected = ascii_int(raw)
     if request.POST.get("redo"):
         action_redo(tournament_id=t.pk, actor=request.user, expected=expected)
     else:

@@ -11,6 +11,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tourney import charts, setup
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.views.dashboard.base import director_only, director_view
 
@@ -86,9 +87,9 @@ def new(request: HttpRequest):
                 status = exc.status
     else:
         initial = None
-        src_id = request.GET.get("from", "")
-        if src_id.isdigit():
-            src = Tournament.objects.filter(pk=int(src_id)).first()
+        src_id = ascii_int(request.GET.get("from", ""))
+        if src_id is not None:
+            src = Tournament.objects.filter(pk=src_id).first()
             if src is not None:
                 initial = setup.copy_initial(src)
         form = setup.SetupForm(initial=initial)

@@ -19,6 +19,7 @@ from tourney.api import race_dict
 from tourney.engine import chip_race, icm, pots
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.setup import levels_text, parse_levels_text
 from tourney.views.dashboard import reads
@@ -64,10 +65,6 @@ def _floor_settle(data) -> dict[str, Any]:
     return {"settle": result}
 
 
-def _digits(raw: str, most: int) -> bool:
-    return raw.isascii() and raw.isdigit() and len(raw) <= most
-
-
 def _floor_race(data) -> dict[str, Any]:
     denominations = _numbers(data, "r_denominations", "Chips in play")
     players = []
@@ -79,11 +76,11 @@ def _floor_race(data) -> dict[str, Any]:
         chips = {}
         for part in (data.get(f"r_chips_{n}") or "").replace(",", " ").split():
             value, _, count = part.partition("x")
-            # ASCII digits only ("²" passes str.isdigit() but not int()), and not too many.
-            if not (_digits(value, 12) and _digits(count, 7)):
+            value, count = ascii_int(value, 12), ascii_int(count, 7)
+            if value is None or count is None:
                 msg = f'Row {n}: chips as "25x7 100x12" (value x count).'
                 raise DomainError("bad_input", msg, fields={f"r_chips_{n}": msg})
-            chips[int(value)] = int(count)
+            chips[value] = count
         players.append(chip_race.RacePlayer(seat=seat, chips=chips))
         dealt = (data.get(f"r_cards_{n}") or "").replace(",", " ").split()
         if dealt:
