@@ -319,8 +319,8 @@ def undoable_entry(t: Tournament, actor, now: datetime | None = None) -> Entry |
 def offers(t: Tournament, now: datetime | None = None) -> dict[str, bool]:
     """Which buttons the desk shows now (the money services decide, RULES 4.4)."""
     index = clock_read(t, now).index if t.clock_started else None
-    rebuy_passed = t.rebuy_until is not None and index is not None and index > t.rebuy_until
-    reg_passed = t.late_reg_until is not None and index is not None and index > t.late_reg_until
+    rebuy_passed = money.window_passed(t.rebuy_until, index)
+    reg_passed = money.window_passed(t.late_reg_until, index)
     return {
         "registration": t.registration_open and not reg_passed,
         "rebuy": t.rebuy_price > 0 and t.rebuys_open and not rebuy_passed,

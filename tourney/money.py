@@ -385,12 +385,16 @@ def _clock_index(t: Tournament, now: datetime | None) -> int | None:
     return clock_index(t, now)
 
 
+def window_passed(until: int | None, index: int | None) -> bool:
+    """RULES 4.4: a window (late registration, rebuys) open "until the end of" item ``until``
+    is shut once the clock's item ``index`` is past it. Derived from the clock, so the window
+    is shut even before beat announces it; the desk's buttons and the dashboard's status read
+    it here too. ``index`` is None before the clock starts."""
+    return until is not None and index is not None and index > until
+
+
 def _window_passed(t: Tournament, until: int | None, now: datetime | None) -> bool:
-    # RULES 4.4: derived from the clock, so a window is shut even before beat announces it.
-    if until is None:
-        return False
-    index = _clock_index(t, now)
-    return index is not None and index > until
+    return window_passed(until, _clock_index(t, now))
 
 
 def _note_prize_fields() -> None:

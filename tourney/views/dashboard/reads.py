@@ -16,7 +16,7 @@ from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Event, Tournament
-from tourney.money import pool_of
+from tourney.money import pool_of, window_passed
 from tourney.selectors import average_stack
 from tourney.setup import level_number_of
 
@@ -70,12 +70,9 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     left, entries = totals["seated"], totals["entries"]
     chips = selectors.total_chips(t, bought=totals["chips_bought"])
     late_level = level_number_of(items, t.late_reg_until)
-    # RULES 4.4: the window shuts with the clock, before the worker's beat flips the flag
-    # (the desk's offers and the money services read it the same way).
-    window_passed = (
-        t.clock_started and t.late_reg_until is not None and state.index > t.late_reg_until
-    )
-    if not t.registration_open or window_passed:
+    # RULES 4.4: the window shuts with the clock, before the worker's beat flips the flag.
+    passed = window_passed(t.late_reg_until, state.index if t.clock_started else None)
+    if not t.registration_open or passed:
         late_reg = "closed"
     elif late_level:
         late_reg = f"open until the end of level {late_level}"
