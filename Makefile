@@ -27,8 +27,13 @@ run: demo
 	@echo "Starting web (http://127.0.0.1:8000), Celery worker and beat. Ctrl-C stops all."
 	$(VENV)/bin/honcho start -f Procfile
 
+# Two test processes by default (pytest-xdist; TEST_JOBS=0 runs in one), a test file a process
+# (--dist loadfile): the tests that start a Celery worker, all in tests/tasks/test_worker.py, run
+# one at a time, as two workers on one broker would take each other's ETA ticks.
+TEST_JOBS ?= 2
+
 test: setup
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .

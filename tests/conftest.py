@@ -46,6 +46,30 @@ def _missing_services() -> dict[str, str]:
 MISSING = _missing_services()
 
 
+def pytest_configure(config):
+    """Under pytest-xdist, each test process gets a Redis cache database of its own (the
+    configured one plus its worker number): the display tests clear the cache between tests,
+    and Django's RedisCache.clear() flushes the whole database, the other process's entries
+    with it."""
+    from django.conf import settings
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    cache = settings.CACHES["default"]
+    if not worker.startswith("gw") or not cache["BACKEND"].endswith(".RedisCache"):
+        return
+    n = int(worker[2:])
+    given = cache["LOCATION"]
+    locations = given if isinstance(given, list) else given.split(",")
+    moved = []
+    for loc in locations:
+        parsed = urlparse(loc)
+        db = int(parsed.path.strip("/") or 0) + n
+        if db > 15:
+            raise pytest.UsageError(f"{loc}: no Redis database {db} for test process {worker}")
+        moved.append(parsed._replace(path=f"/{db}").geturl())
+    cache["LOCATION"] = moved if isinstance(given, list) else ",".join(moved)
+
+
 def pytest_runtest_setup(item):
     """Tests marked postgres/redis need those services: they skip with the reason when the
     environment does not point at a reachable one, unless REQUIRE_SERVICES=1 (then fail)."""

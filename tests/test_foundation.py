@@ -8,6 +8,7 @@ import secrets
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from django.core.management import call_command
@@ -631,8 +632,11 @@ def test_the_cache_is_the_configured_redis():
     cache.set(key, value, 30)
     try:
         assert cache.get(key) == value
-        # really in that Redis, not in this process: read it with a client of our own
-        direct = redis.Redis.from_url(url)
+        # really in that Redis, not in this process: read it with a client of our own (under
+        # pytest-xdist each test process has its own database there: tests/conftest.py)
+        location = settings.CACHES["default"]["LOCATION"]
+        assert urlparse(location).netloc == urlparse(url).netloc
+        direct = redis.Redis.from_url(location)
         assert direct.exists(cache.make_key(key)) == 1
         assert 0 < direct.ttl(cache.make_key(key)) <= 30
     finally:

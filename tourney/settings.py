@@ -100,10 +100,20 @@ def _secret_key() -> str:
             "DJANGO_SECRET_KEY is required when DJANGO_DEBUG=0: refusing to start without one"
         )
     # Development: one key generated once into var/ so sessions survive restarts.
+    # Published whole with a hard link, so processes starting together on a fresh var/ (the
+    # web server, the worker and beat; parallel test processes) never read a half-written key
+    # and all keep the first one.
     path = VAR_DIR / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        draft = VAR_DIR / f"secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        draft.write_text(secrets.token_urlsafe(50))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 

@@ -1,8 +1,11 @@
 """Issue 4: a real Celery worker advances the levels. The worker is another process, so these
 tests commit their rows (transaction=True) into a database the worker can open (a file for
 SQLite, the test database for PostgreSQL), on the embedded broker or Redis, whichever the
-environment configures. The worker runs with the shipped sweep interval (5 s) unless a test
-says otherwise: a much shorter sweep would hide a broken ETA path."""
+environment configures. Every test that starts a worker is in this file: `make test` hands
+pytest-xdist's processes whole files (--dist loadfile), so they run one at a time, as two
+workers on one broker would take each other's ETA ticks. The worker runs with the shipped
+sweep interval (5 s) unless a test says otherwise: a much shorter sweep would hide a broken
+ETA path."""
 
 from __future__ import annotations
 
