@@ -941,11 +941,16 @@ def test_a_deal_waits_for_registration_to_close(td, three_left):
 
 
 @pytest.mark.parametrize("key", ["stack_\u00b2", "stack_" + "9" * 30])
-def test_a_deal_stack_keyed_by_no_entry_number_is_not_a_server_error(td, three_left, key):
+def test_a_deal_stack_keyed_by_no_entry_number_is_not_a_server_error(
+    td, three_left, director, key
+):
     t = three_left
+    money.registration_close(tournament_id=t.pk, actor=director)
     r = td.post(url("tourney-dashboard-deal", t), dict(_stacks_of(t), **{key: "5"}), **HX)
     assert r.status_code < 500
     assert _events(t, "deal_recorded") == 0
+    # the stray key names no entry: the quote of the three players still in is shown
+    assert r.status_code == 200 and "Record ICM deal" in r.content.decode()
 
 
 def test_close_registration_from_the_dashboard_freezes_the_payouts(td, three_left, desk_clerk):
