@@ -941,9 +941,7 @@ def test_a_deal_waits_for_registration_to_close(td, three_left):
 
 
 @pytest.mark.parametrize("key", ["stack_\u00b2", "stack_" + "9" * 30])
-def test_a_deal_stack_keyed_by_no_entry_number_is_not_a_server_error(
-    td, three_left, director, key
-):
+def test_a_deal_stack_keyed_by_no_entry_number_is_not_a_server_error(td, three_left, director, key):
     t = three_left
     money.registration_close(tournament_id=t.pk, actor=director)
     r = td.post(url("tourney-dashboard-deal", t), dict(_stacks_of(t), **{key: "5"}), **HX)
