@@ -10,10 +10,14 @@ use the live server need ``@pytest.mark.django_db(transaction=True)``.
 from __future__ import annotations
 
 import os
+import threading
+import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from django.core.signals import request_finished, request_started
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run
 # next to it without this (the ORM calls here are synchronous and safe).
@@ -31,6 +35,44 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 RESOLUTIONS = {"1366x768": (1366, 768), "1920x1080": (1920, 1080), "3840x2160": (3840, 2160)}
+
+
+class _InFlight:
+    """Requests the live server is still handling. A page's panels may have refreshes in
+    flight when its test ends; the database flush of a transactional test must wait for them,
+    or on PostgreSQL it deadlocks with them (and the next test finds the old rows)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def started(self, **kwargs) -> None:
+        with self.lock:
+            self.count += 1
+
+    def finished(self, **kwargs) -> None:
+        with self.lock:
+            self.count = max(0, self.count - 1)
+
+    def wait_idle(self, timeout: float = 10.0, quiet: float = 0.2) -> None:
+        """Return once no request has been in flight for ``quiet`` seconds (a request the
+        browser sent just before it closed may not have reached the server yet)."""
+        deadline = time.monotonic() + timeout
+        idle_since = None
+        while time.monotonic() < deadline:
+            if self.count == 0:
+                idle_since = idle_since or time.monotonic()
+                if time.monotonic() - idle_since >= quiet:
+                    return
+            else:
+                idle_since = None
+            time.sleep(0.02)
+        warnings.warn(f"the live server still had {self.count} request(s) in flight", stacklevel=2)
+
+
+IN_FLIGHT = _InFlight()
+request_started.connect(IN_FLIGHT.started, dispatch_uid="browser-in-flight-start")
+request_finished.connect(IN_FLIGHT.finished, dispatch_uid="browser-in-flight-end")
 
 
 def _missing_reason() -> str | None:
@@ -93,6 +135,7 @@ def page(browser) -> Iterator:
         yield pg
     finally:
         context.close()
+        IN_FLIGHT.wait_idle()
 
 
 @pytest.fixture
