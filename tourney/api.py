@@ -8,13 +8,14 @@ from typing import Annotated, Any, Literal
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from ninja import Field, NinjaAPI, Schema, Status
+from ninja import Field, NinjaAPI, Router, Schema, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from pydantic import StrictInt
 
 from tables import services as table_services
 from tourney import api_auth, selectors, services
+from tourney import api_schemas as out
 from tourney.engine import chip_race, icm, pots
 from tourney.engine.errors import DomainError
 from tourney.middleware import error_code_for
@@ -76,6 +77,7 @@ api = TourneyAPI(
     auth=api_auth.ANY,
     docs_url=None,  # the Swagger page loads from a CDN; the venue may be offline
     urls_namespace="api-v1",
+    default_router=Router(**out.ROUTER_OPTIONS),
 )
 
 
@@ -161,6 +163,7 @@ class SettleIn(Schema):
     "/floor/settle",
     auth=api_auth.DESK,
     tags=["floor"],
+    response=out.SettleOut,
     summary="Pots and payouts of one hand (RULES 6)",
 )
 def floor_settle(request, payload: SettleIn):
@@ -245,6 +248,7 @@ def _int_key(key: str, where: str, seen: dict | None = None, most: int | None = 
     "/floor/chip-race",
     auth=api_auth.DESK,
     tags=["floor"],
+    response=out.ChipRaceOut,
     summary="Color-up with the odd-chip race (RULES 5)",
 )
 def floor_chip_race(request, payload: ChipRaceIn):
@@ -310,7 +314,13 @@ class IcmIn(Schema):
     payouts: list[float] = Field(min_length=1, max_length=100)
 
 
-@api.post("/floor/icm", auth=api_auth.DESK, tags=["floor"], summary="ICM deal equities (RULES 8.3)")
+@api.post(
+    "/floor/icm",
+    auth=api_auth.DESK,
+    tags=["floor"],
+    response=out.IcmOut,
+    summary="ICM deal equities (RULES 8.3)",
+)
 def floor_icm(request, payload: IcmIn):
     if any(p < 0 or p > MAX_MONEY for p in payload.payouts):
         raise DomainError(
@@ -365,7 +375,9 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
     }
 
 
-@api.post("/tournaments", auth=api_auth.DIRECTOR, tags=["tournaments"], response={201: dict})
+@api.post(
+    "/tournaments", auth=api_auth.DIRECTOR, tags=["tournaments"], response={201: out.TournamentOut}
+)
 def tournament_create(request, payload: TournamentIn):
     _need_director(request)
     data = payload.dict()
@@ -384,7 +396,7 @@ def tournament_create(request, payload: TournamentIn):
     return Status(201, tournament_dict(t))
 
 
-@api.get("/tournaments/{tid}", auth=api_auth.DESK, tags=["tournaments"])
+@api.get("/tournaments/{tid}", auth=api_auth.DESK, tags=["tournaments"], response=out.TournamentOut)
 def tournament_get(request, tid: int):
     _need_desk(request)
     return tournament_dict(_tournament(tid))
@@ -396,7 +408,10 @@ class EntryIn(Schema):
 
 
 @api.post(
-    "/tournaments/{tid}/entries", auth=api_auth.DESK, tags=["registration"], response={201: dict}
+    "/tournaments/{tid}/entries",
+    auth=api_auth.DESK,
+    tags=["registration"],
+    response={201: out.EntryOut},
 )
 def entry_create(request, tid: int, payload: EntryIn):
     _need_desk(request)
@@ -421,7 +436,9 @@ def entry_create(request, tid: int, payload: EntryIn):
     )
 
 
-@api.get("/tournaments/{tid}/seating", auth=api_auth.DESK, tags=["seating"])
+@api.get(
+    "/tournaments/{tid}/seating", auth=api_auth.DESK, tags=["seating"], response=out.SeatingOut
+)
 def seating_get(request, tid: int):
     _need_desk(request)
     return selectors.seating(_tournament(tid))
@@ -431,7 +448,12 @@ class ButtonIn(Schema):
     seat: int = Field(ge=1, le=100)
 
 
-@api.put("/tournaments/{tid}/tables/{number}/button", auth=api_auth.DIRECTOR, tags=["seating"])
+@api.put(
+    "/tournaments/{tid}/tables/{number}/button",
+    auth=api_auth.DIRECTOR,
+    tags=["seating"],
+    response=out.ButtonOut,
+)
 def button_set(request, tid: int, number: int, payload: ButtonIn):
     _need_director(request)
     row = table_services.table_set_button(
@@ -449,7 +471,12 @@ class EliminationIn(Schema):
     entries: list[BustIn] = Field(min_length=1, max_length=100)
 
 
-@api.post("/tournaments/{tid}/eliminations", auth=api_auth.DIRECTOR, tags=["seating"])
+@api.post(
+    "/tournaments/{tid}/eliminations",
+    auth=api_auth.DIRECTOR,
+    tags=["seating"],
+    response=out.EliminationOut,
+)
 def elimination_create(request, tid: int, payload: EliminationIn):
     _need_director(request)
     _tournament(tid)
@@ -465,7 +492,7 @@ def elimination_create(request, tid: int, payload: EliminationIn):
     }
 
 
-@api.get("/tournaments/{tid}/clock", auth=api_auth.DESK, tags=["clock"])
+@api.get("/tournaments/{tid}/clock", auth=api_auth.DESK, tags=["clock"], response=out.ClockOut)
 def clock_get(request, tid: int):
     _need_desk(request)
     return selectors.clock_payload(_tournament(tid))
@@ -478,7 +505,7 @@ class ClockIn(Schema):
     index: StrictInt | None = Field(default=None, ge=0, le=1000)
 
 
-@api.post("/tournaments/{tid}/clock", auth=api_auth.DIRECTOR, tags=["clock"])
+@api.post("/tournaments/{tid}/clock", auth=api_auth.DIRECTOR, tags=["clock"], response=out.ClockOut)
 def clock_post(request, tid: int, payload: ClockIn):
     _need_director(request)
     _tournament(tid)
@@ -492,7 +519,7 @@ def clock_post(request, tid: int, payload: ClockIn):
     return selectors.clock_payload(_tournament(tid))
 
 
-@api.get("/tournaments/{tid}/results", auth=api_auth.DESK, tags=["money"])
+@api.get("/tournaments/{tid}/results", auth=api_auth.DESK, tags=["money"], response=out.ResultsOut)
 def results_get(request, tid: int):
     _need_desk(request)
     return selectors.results(_tournament(tid))
@@ -512,7 +539,7 @@ from tourney.engine import structure as structure_engine  # noqa: E402
 from tourney.engine.clock import item_to_dict  # noqa: E402
 
 
-@api.get("/tournaments/{tid}/levels", auth=api_auth.DESK, tags=["clock"])
+@api.get("/tournaments/{tid}/levels", auth=api_auth.DESK, tags=["clock"], response=out.LevelsOut)
 def levels_get(request, tid: int):
     _need_desk(request)
     return {"levels": [item_to_dict(i) for i in services.structure_items(_tournament(tid))]}
@@ -522,7 +549,9 @@ class LevelsIn(Schema):
     levels: list[dict[str, Any]] = Field(min_length=1, max_length=500)
 
 
-@api.put("/tournaments/{tid}/levels", auth=api_auth.DIRECTOR, tags=["clock"])
+@api.put(
+    "/tournaments/{tid}/levels", auth=api_auth.DIRECTOR, tags=["clock"], response=out.LevelsOut
+)
 def levels_put(request, tid: int, payload: LevelsIn):
     _need_director(request)
     _tournament(tid)
@@ -551,6 +580,7 @@ class GenerateIn(Schema):
     "/structures/generate",
     auth=api_auth.DIRECTOR,
     tags=["clock"],
+    response=out.LevelsOut,
     summary="A structure from presets or the generator (RULES 4.5, 5.1)",
 )
 def structure_generate(request, payload: GenerateIn):
@@ -578,6 +608,7 @@ def structure_generate(request, payload: GenerateIn):
     "/tournaments/{tid}/undo",
     auth=api_auth.DIRECTOR,
     tags=["audit"],
+    response=out.UndoOut,
     summary="Undo the last action",
 )
 def undo_post(request, tid: int):
@@ -592,6 +623,7 @@ def undo_post(request, tid: int):
     "/tournaments/{tid}/redo",
     auth=api_auth.DIRECTOR,
     tags=["audit"],
+    response=out.RedoOut,
     summary="Redo the last undone action",
 )
 def redo_post(request, tid: int):
@@ -606,6 +638,7 @@ def redo_post(request, tid: int):
     "/tournaments/{tid}/events",
     auth=api_auth.DIRECTOR,
     tags=["audit"],
+    response=out.EventsOut,
     summary="The event log, newest first",
 )
 def events_get(request, tid: int, kind: str | None = None, limit: int = 100):
@@ -638,7 +671,7 @@ class UserIn(Schema):
     role: Literal["director", "desk"]
 
 
-@api.post("/users", auth=api_auth.DIRECTOR, tags=["accounts"], response={201: dict})
+@api.post("/users", auth=api_auth.DIRECTOR, tags=["accounts"], response={201: out.UserOut})
 def user_create(request, payload: UserIn):
     from tourney.accounts import user_create as create
 
@@ -653,7 +686,7 @@ class RoleIn(Schema):
     role: Literal["director", "desk"] | None
 
 
-@api.put("/users/{username}/role", auth=api_auth.DIRECTOR, tags=["accounts"])
+@api.put("/users/{username}/role", auth=api_auth.DIRECTOR, tags=["accounts"], response=out.UserOut)
 def user_role(request, username: str, payload: RoleIn):
     from tourney.accounts import user_set_role
 
@@ -665,7 +698,7 @@ def user_role(request, username: str, payload: RoleIn):
 @api.post(
     "/tokens",
     tags=["accounts"],
-    response={201: dict},
+    response={201: out.TokenOut},
     summary="A new API token for yourself, shown once",
 )
 def token_new(request):
@@ -674,7 +707,7 @@ def token_new(request):
     return Status(201, {"token": api_token_issue(user=request.user, actor=request.user)})
 
 
-@api.delete("/tokens/{prefix}", tags=["accounts"])
+@api.delete("/tokens/{prefix}", tags=["accounts"], response=out.TokenRevokedOut)
 def token_revoke(request, prefix: str):
     from tourney.accounts import api_token_revoke
 
@@ -682,7 +715,12 @@ def token_revoke(request, prefix: str):
     return {"revoked": prefix}
 
 
-@api.post("/tournaments/{tid}/display-token/rotate", auth=api_auth.DIRECTOR, tags=["accounts"])
+@api.post(
+    "/tournaments/{tid}/display-token/rotate",
+    auth=api_auth.DIRECTOR,
+    tags=["accounts"],
+    response=out.DisplayTokenOut,
+)
 def display_rotate(request, tid: int):
     from tourney.accounts import display_token_rotate
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 from ninja import Field, Router, Schema, Status
 
 from tourney import api_auth
+from tourney import api_schemas as out
 
 # The router exists before tourney.api is imported, so importing this module first works too.
-router = Router(tags=["colorup"])
+router = Router(tags=["colorup"], **out.ROUTER_OPTIONS)
 
 from tourney import colorup  # noqa: E402
 from tourney.api import _int_key, _need_desk, _need_director, _tournament  # noqa: E402
@@ -36,7 +37,10 @@ class ColorUpFinishIn(Schema):
 
 
 @router.get(
-    "/tournaments/{tid}/color-up", auth=api_auth.DESK, summary="The color-up under way (RULES 5)"
+    "/tournaments/{tid}/color-up",
+    auth=api_auth.DESK,
+    response=out.ColorUpOut,
+    summary="The color-up under way (RULES 5)",
 )
 def colorup_get(request, tid: int):
     _need_desk(request)
@@ -44,7 +48,10 @@ def colorup_get(request, tid: int):
 
 
 @router.get(
-    "/tournaments/{tid}/color-up/rack-plan", auth=api_auth.DESK, summary="Chips each table needs"
+    "/tournaments/{tid}/color-up/rack-plan",
+    auth=api_auth.DESK,
+    response=out.RackPlanOut,
+    summary="Chips each table needs",
 )
 def colorup_rack_plan_get(request, tid: int):
     _need_desk(request)
@@ -54,7 +61,7 @@ def colorup_rack_plan_get(request, tid: int):
 @router.post(
     "/tournaments/{tid}/tables/{number}/chip-race",
     auth=api_auth.DIRECTOR,
-    response={201: dict},
+    response={201: out.TableRaceOut},
     summary="Race one table's odd chips (RULES 5.2-5.8)",
 )
 def chip_race_table(request, tid: int, number: int, payload: ChipRaceTableIn):
@@ -79,6 +86,7 @@ def chip_race_table(request, tid: int, number: int, payload: ChipRaceTableIn):
 @router.post(
     "/tournaments/{tid}/tables/{number}/chip-race/undo",
     auth=api_auth.DIRECTOR,
+    response=out.RaceUndoOut,
     summary="Undo a table's race",
 )
 def chip_race_undo(request, tid: int, number: int, payload: ChipRaceUndoIn):
@@ -91,6 +99,7 @@ def chip_race_undo(request, tid: int, number: int, payload: ChipRaceUndoIn):
 @router.post(
     "/tournaments/{tid}/color-up/finish",
     auth=api_auth.DIRECTOR,
+    response=out.ColorUpFinishOut,
     summary="Take the raced chips out of play",
 )
 def colorup_finish(request, tid: int, payload: ColorUpFinishIn):

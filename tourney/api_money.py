@@ -11,10 +11,11 @@ from ninja import Field, Router, Schema, Status
 
 from tables import services as table_services
 from tourney import api_auth, money
+from tourney import api_schemas as out
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Tournament
 
-router = Router(tags=["money"])
+router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 
 MAX_MONEY = 10**13
 MAX_CHIPS = 10**12
@@ -61,7 +62,10 @@ def entry_money(e: Entry) -> dict[str, Any]:
 
 
 @router.post(
-    "/tournaments/{tid}/entries/{eid}/rebuy", auth=api_auth.DESK, summary="Rebuy (RULES 4.4, 8.1)"
+    "/tournaments/{tid}/entries/{eid}/rebuy",
+    auth=api_auth.DESK,
+    response=out.EntryMoneyOut,
+    summary="Rebuy (RULES 4.4, 8.1)",
 )
 def rebuy_create(request, tid: int, eid: int):
     _need_desk(request)
@@ -70,7 +74,10 @@ def rebuy_create(request, tid: int, eid: int):
 
 
 @router.post(
-    "/tournaments/{tid}/entries/{eid}/addon", auth=api_auth.DESK, summary="Add-on (RULES 4.4, 8.1)"
+    "/tournaments/{tid}/entries/{eid}/addon",
+    auth=api_auth.DESK,
+    response=out.EntryMoneyOut,
+    summary="Add-on (RULES 4.4, 8.1)",
 )
 def addon_create(request, tid: int, eid: int):
     _need_desk(request)
@@ -81,7 +88,7 @@ def addon_create(request, tid: int, eid: int):
 @router.post(
     "/tournaments/{tid}/entries/{eid}/reenter",
     auth=api_auth.DESK,
-    response={201: dict},
+    response={201: out.ReentryOut},
     summary="Re-entry of a busted entry: a new entry of the same player",
 )
 def reentry_create(request, tid: int, eid: int):
@@ -106,7 +113,10 @@ def reentry_create(request, tid: int, eid: int):
 
 
 @router.get(
-    "/tournaments/{tid}/money", auth=api_auth.DESK, summary="Prize pool, prizes and the bubble"
+    "/tournaments/{tid}/money",
+    auth=api_auth.DESK,
+    response=out.MoneyOut,
+    summary="Prize pool, prizes and the bubble",
 )
 def money_get(request, tid: int):
     _need_desk(request)
@@ -119,7 +129,10 @@ class PayoutsIn(Schema):
 
 
 @router.put(
-    "/tournaments/{tid}/payouts", auth=api_auth.DIRECTOR, summary="Set the payout table (RULES 8.2)"
+    "/tournaments/{tid}/payouts",
+    auth=api_auth.DIRECTOR,
+    response=out.MoneyOut,
+    summary="Set the payout table (RULES 8.2)",
 )
 def payouts_put(request, tid: int, payload: PayoutsIn):
     _need_director(request)
@@ -135,6 +148,7 @@ def payouts_put(request, tid: int, payload: PayoutsIn):
 @router.post(
     "/tournaments/{tid}/payouts/freeze",
     auth=api_auth.DIRECTOR,
+    response=out.MoneyOut,
     summary="Freeze the prizes (RULES 8.2)",
 )
 def payouts_freeze(request, tid: int):
@@ -164,6 +178,7 @@ def _parse_stacks(text: str) -> dict[int, int]:
 @router.get(
     "/tournaments/{tid}/deal",
     auth=api_auth.DESK,
+    response=out.DealQuoteOut,
     summary="Deal quote: ICM and chip chop (RULES 8.3)",
 )
 def deal_get(request, tid: int, stacks: str | None = None):
@@ -180,7 +195,12 @@ class DealIn(Schema):
     stacks: dict[str, int] | None = Field(default=None, max_length=MAX_DEAL_PLAYERS)
 
 
-@router.post("/tournaments/{tid}/deal", auth=api_auth.DIRECTOR, summary="Record a deal (RULES 8.3)")
+@router.post(
+    "/tournaments/{tid}/deal",
+    auth=api_auth.DIRECTOR,
+    response=out.DealOut,
+    summary="Record a deal (RULES 8.3)",
+)
 def deal_post(request, tid: int, payload: DealIn):
     _need_director(request)
     if not all(0 <= v <= MAX_MONEY for v in payload.amounts.values()):
