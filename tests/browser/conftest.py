@@ -45,14 +45,27 @@ class _InFlight:
     def __init__(self) -> None:
         self.count = 0
         self.lock = threading.Lock()
+        self.test_thread: int | None = None
+
+    def watch(self) -> None:
+        """From now on, count the live server's requests: not those the test itself makes in
+        its own thread (the test client's, schemathesis's), which may never be closed."""
+        with self.lock:
+            self.count = 0
+            self.test_thread = threading.get_ident()
+
+    def _counts(self) -> bool:
+        return self.test_thread is not None and threading.get_ident() != self.test_thread
 
     def started(self, **kwargs) -> None:
-        with self.lock:
-            self.count += 1
+        if self._counts():
+            with self.lock:
+                self.count += 1
 
     def finished(self, **kwargs) -> None:
-        with self.lock:
-            self.count = max(0, self.count - 1)
+        if self._counts():
+            with self.lock:
+                self.count = max(0, self.count - 1)
 
     def wait_idle(self, timeout: float = 10.0, quiet: float = 0.2) -> None:
         """Return once no request has been in flight for ``quiet`` seconds (a request the
@@ -122,6 +135,7 @@ def browser() -> Iterator:
 
 @pytest.fixture
 def page(browser) -> Iterator:
+    IN_FLIGHT.watch()
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     pg = context.new_page()
     errors: list[str] = []
