@@ -4,7 +4,7 @@ validate the schema, call one service in tourney/money.py, shape the answer."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema, Status
@@ -20,6 +20,7 @@ router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 MAX_MONEY = 10**13
 MAX_CHIPS = 10**12
 MAX_DEAL_PLAYERS = 100
+MAX_ID = 2**63 - 1
 
 MSG_BAD_STACKS_QUERY = (
     "Give stacks as entry:chips pairs separated by commas, e.g. stacks=81:50000,90:30000."
@@ -193,6 +194,10 @@ class DealIn(Schema):
     method: Literal["icm", "chip_chop", "custom"]
     amounts: dict[str, int] = Field(min_length=2, max_length=MAX_DEAL_PLAYERS)
     stacks: dict[str, int] | None = Field(default=None, max_length=MAX_DEAL_PLAYERS)
+    # RULES 8.3: the entries of the players who agreed; every player still in must be here.
+    agreed: list[Annotated[int, Field(ge=1, le=MAX_ID)]] = Field(
+        default_factory=list, max_length=MAX_DEAL_PLAYERS
+    )
 
 
 @router.post(
@@ -211,11 +216,13 @@ def deal_post(request, tid: int, payload: DealIn):
         tournament_id=tid,
         amounts=payload.amounts,
         method=payload.method,
+        agreed=payload.agreed,
         stacks=payload.stacks,
         actor=request.user,
     )
     return {
         "method": payload.method,
         "amounts": {str(k): v for k, v in amounts.items()},
+        "agreed": sorted(amounts),
         "unpaid": sum(amounts.values()),
     }

@@ -320,6 +320,7 @@ class DealQuoteOut(Out):
 class DealOut(Out):
     method: Literal["icm", "chip_chop", "custom"]
     amounts: ByNumber
+    agreed: list[int]  # every player still in agreed (RULES 8.3)
     unpaid: int
 
 

@@ -20,7 +20,7 @@ service's transaction (the tournament row already locked) or plain reads.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -74,6 +74,10 @@ MSG_DEAL_MONEY_OPEN = (
 )
 MSG_ALREADY_CLOSED = "Registration (and the rebuy period) are already closed."
 MSG_DEAL_FEW_PLAYERS = "A deal needs at least two players still in."
+MSG_DEAL_NOT_AGREED = (
+    "A deal is recorded only when every player still in agrees (RULES 8.3). Not agreed: {names}."
+)
+MSG_DEAL_AGREED_OTHERS = "Only the players still in agree to a deal; these entries are not: {ids}."
 MSG_STACKS_WRONG_PLAYERS = "Give one stack for each player still in, and only for them."
 
 MAX_PLACES = 2_000  # what whole basis points can resolve (tourney.engine.payouts)
@@ -778,18 +782,26 @@ def deal_record(
     tournament_id: int,
     amounts: Mapping[Any, int],
     method: str,
+    agreed: Iterable[Any] | None = None,
     actor=None,
     stacks: Mapping[Any, int] | None = None,
 ) -> dict[int, int]:
     """Record the deal the players still in agreed (RULES 8.3): one amount per remaining
     player, adding up exactly to the unpaid prize money (``check_deal``). Each amount replaces
-    that player's place prize when they finish."""
+    that player's place prize when they finish.
+
+    ``agreed``: the entries whose players said yes, as the director confirms them one by one
+    (a tick per player on the dashboard, ``agreed`` in the API). RULES 8.3 records a deal
+    "only when every remaining player agrees": one player missing refuses the whole deal,
+    and an entry that is not still in cannot agree for anyone."""
     if method not in DEAL_METHODS:
         raise DomainError("bad_method", MSG_BAD_METHOD, fields={"method": MSG_BAD_METHOD})
     by_entry = _int_keys(amounts, "amounts")
+    said_yes = sorted(_int_keys(dict.fromkeys(agreed or ()), "agreed"))
     kwargs = {
         "amounts": {str(k): v for k, v in by_entry.items()},
         "method": method,
+        "agreed": said_yes,
         "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
     }
     with _action(tournament_id, "deal_record", kwargs) as t:
@@ -812,6 +824,7 @@ def deal_record(
                 payouts_engine.MSG_DEAL_WRONG_PLAYERS,
                 fields={"amounts": sorted(by_entry), "players": ids},
             )
+        _check_agreed(remaining, said_yes)
         unpaid = list(prizes_of(t)[: len(ids)])
         payouts_engine.check_deal(
             amounts=[by_entry[i] for i in ids], unpaid=unpaid, players=len(ids)
@@ -826,6 +839,7 @@ def deal_record(
             {
                 "method": method,
                 "amounts": {str(i): by_entry[i] for i in ids},
+                "agreed": ids,
                 "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
                 "unpaid": sum(unpaid),
             },
@@ -833,6 +847,25 @@ def deal_record(
         )
         prizes_assign(t)
     return {i: by_entry[i] for i in ids}
+
+
+def _check_agreed(remaining: Sequence[Entry], agreed: Sequence[int]) -> None:
+    """RULES 8.3: every player still in agreed, and nobody else is counted as agreeing."""
+    ids = {e.pk for e in remaining}
+    others = [i for i in agreed if i not in ids]
+    if others:
+        raise DomainError(
+            "deal_agreed_others",
+            MSG_DEAL_AGREED_OTHERS.format(ids=", ".join(map(str, others))),
+            fields={"agreed": others},
+        )
+    missing = [e for e in remaining if e.pk not in set(agreed)]
+    if missing:
+        raise DomainError(
+            "deal_not_agreed",
+            MSG_DEAL_NOT_AGREED.format(names=", ".join(e.player.name for e in missing)),
+            fields={"agreed": [e.pk for e in missing]},
+        )
 
 
 def money_open(t: Tournament) -> bool:

@@ -270,6 +270,7 @@ def test_deal_quote_and_record_then_results_show_the_deal(
             "method": "icm",
             "amounts": {str(x.pk): 32700, str(y.pk): 28100, str(z.pk): 25100},
             "stacks": {str(x.pk): 50000, str(y.pk): 30000, str(z.pk): 20000},
+            "agreed": [x.pk, y.pk, z.pk],
         },
     )
 
@@ -280,6 +281,7 @@ def test_deal_quote_and_record_then_results_show_the_deal(
     assert [p["chip_chop"] for p in quote.json()["players"]] == [33900, 27580, 24420]
     assert recorded.status_code == 200, recorded.content
     assert recorded.json()["unpaid"] == 85900
+    assert recorded.json()["agreed"] == sorted([x.pk, y.pk, z.pk])
     x.refresh_from_db()
     assert x.deal_amount == 32700
 
@@ -319,7 +321,11 @@ def test_a_deal_that_does_not_add_up_is_400_and_nothing_changes(
     money.registration_close(tournament_id=t.pk, actor=director)  # a deal waits (RULES 8.3)
     x, y, z = _seated(t)
     url = f"/api/v1/tournaments/{t.pk}/deal"
-    short = {"method": "custom", "amounts": {str(x.pk): 40000, str(y.pk): 30000, str(z.pk): 1}}
+    short = {
+        "method": "custom",
+        "amounts": {str(x.pk): 40000, str(y.pk): 30000, str(z.pk): 1},
+        "agreed": [x.pk, y.pk, z.pk],
+    }
 
     r = director_api.post(url, short)
     desk = desk_api.post(
@@ -335,6 +341,51 @@ def test_a_deal_that_does_not_add_up_is_400_and_nothing_changes(
     assert (negative.status_code, _error(negative)) == (400, "bad_input")
     assert not Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
     assert not Event.objects.filter(tournament=t, kind="deal_recorded").exists()
+
+
+def test_a_deal_not_every_player_agreed_to_is_400_and_nothing_changes(
+    seated_tournament, director, director_api
+):
+    """RULES 8.3: recorded only when every remaining player agrees. One missing, none given,
+    or an entry that is not still in counted as agreeing: refused, nothing written."""
+    t = seated_tournament
+    _bust_down_to(t, 3, director)
+    money.registration_close(tournament_id=t.pk, actor=director)
+    x, y, z = _seated(t)
+    gone = Entry.objects.filter(tournament=t, place__isnull=False).first()
+    url = f"/api/v1/tournaments/{t.pk}/deal"
+    deal = {
+        "method": "custom",
+        "amounts": {str(x.pk): 40000, str(y.pk): 30000, str(z.pk): 15900},
+    }
+    before = _snapshot_money(t)
+
+    two = director_api.post(url, {**deal, "agreed": [x.pk, y.pk]})
+    none = director_api.post(url, deal)
+    stranger = director_api.post(url, {**deal, "agreed": [x.pk, y.pk, z.pk, gone.pk]})
+
+    assert (two.status_code, _error(two)) == (400, "deal_not_agreed")
+    assert z.player.name in two.json()["error"]["message"]
+    assert "RULES 8.3" in two.json()["error"]["message"]
+    assert two.json()["error"]["fields"] == {"agreed": [z.pk]}
+    assert (none.status_code, _error(none)) == (400, "deal_not_agreed")
+    assert none.json()["error"]["fields"] == {"agreed": sorted([x.pk, y.pk, z.pk])}
+    assert (stranger.status_code, _error(stranger)) == (400, "deal_agreed_others")
+    assert stranger.json()["error"]["fields"] == {"agreed": [gone.pk]}
+    assert _snapshot_money(t) == before
+    assert not Event.objects.filter(tournament=t, kind="deal_recorded").exists()
+
+    ok = director_api.post(url, {**deal, "agreed": [z.pk, x.pk, y.pk]})
+    assert ok.status_code == 200, ok.content
+    assert Event.objects.get(tournament=t, kind="deal_recorded").payload["agreed"] == sorted(
+        [x.pk, y.pk, z.pk]
+    )
+
+
+def _snapshot_money(t):
+    return sorted(
+        Entry.objects.filter(tournament=t).values_list("pk", "deal_amount", "prize", "place")
+    )
 
 
 @pytest.mark.parametrize("stacks", ["abc", "1:2:3", "5:0", ""])
@@ -405,6 +456,7 @@ def test_printable_results_sheet_shows_places_prizes_and_the_deal(seated_tournam
         tournament_id=t.pk,
         amounts=dict(zip([e.pk for e in left], [30000, 25000, 20000, 15000, 10000], strict=True)),
         method="custom",
+        agreed=[e.pk for e in left],
         actor=director,
     )
     x, y = left[-2:]

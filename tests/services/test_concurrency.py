@@ -151,7 +151,11 @@ def test_concurrent_addons_and_deals_apply_once(director):
     def deal():
         k = next(ks) * 100
         return money.deal_record(
-            tournament_id=t.pk, amounts={x.pk: unpaid - k, y.pk: k}, method="custom", actor=director
+            tournament_id=t.pk,
+            amounts={x.pk: unpaid - k, y.pk: k},
+            method="custom",
+            agreed=[x.pk, y.pk],
+            actor=director,
         )
 
     done = _race(5, deal)

@@ -11,7 +11,7 @@ from tourney import money, selectors, services
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Tournament
-from tourney.undo import action_undo
+from tourney.undo import action_redo, action_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -557,6 +557,7 @@ def test_a_deal_that_does_not_add_up_is_refused_and_nothing_changes(seated_tourn
             tournament_id=t.pk,
             amounts={x.pk: 40000, y.pk: 30000, z.pk: 15000},  # 85000, not 85900
             method="custom",
+            agreed=[x.pk, y.pk, z.pk],
             actor=director,
         )
 
@@ -583,11 +584,66 @@ def test_bad_deals_are_refused_with_a_code(seated_tournament, director, amounts,
 
     with pytest.raises(DomainError) as err:
         money.deal_record(
-            tournament_id=t.pk, amounts=amounts(x.pk, y.pk, z.pk), method=method, actor=director
+            tournament_id=t.pk,
+            amounts=amounts(x.pk, y.pk, z.pk),
+            method=method,
+            agreed=[x.pk, y.pk, z.pk],
+            actor=director,
         )
 
     assert err.value.code == code
     assert _snapshot(t) == before
+
+
+@pytest.mark.parametrize(
+    ("agreed", "code", "named"),
+    [
+        (lambda x, y, z, gone: [x, y], "deal_not_agreed", [2]),
+        (lambda x, y, z, gone: [], "deal_not_agreed", [0, 1, 2]),
+        (lambda x, y, z, gone: None, "deal_not_agreed", [0, 1, 2]),
+        (lambda x, y, z, gone: [x, y, z, gone], "deal_agreed_others", []),
+        (lambda x, y, z, gone: [x, y, "zed"], "bad_input", []),
+    ],
+)
+def test_a_deal_is_recorded_only_when_every_remaining_player_agrees(
+    seated_tournament, director, agreed, code, named
+):
+    # RULES 8.3: "a deal is recorded only when every remaining player agrees".
+    t = seated_tournament
+    x, y, z = _three_left(t, director)
+    gone = Entry.objects.filter(tournament=t, place__isnull=False).first()
+    before = _snapshot(t)
+
+    with pytest.raises(DomainError) as err:
+        money.deal_record(
+            tournament_id=t.pk,
+            amounts={x.pk: 40000, y.pk: 30000, z.pk: 15900},
+            method="custom",
+            agreed=agreed(x.pk, y.pk, z.pk, gone.pk),
+            actor=director,
+        )
+
+    assert (err.value.code, err.value.status) == (code, 400)
+    for i in named:
+        assert (x, y, z)[i].player.name in err.value.message
+    assert _snapshot(t) == before and _events(t, "deal_recorded") == 0
+
+
+def test_an_undone_deal_is_redone_with_the_same_agreement(seated_tournament, director):
+    t = seated_tournament
+    x, y, z = _three_left(t, director)
+    deal = {x.pk: 40000, y.pk: 30000, z.pk: 15900}
+    money.deal_record(
+        tournament_id=t.pk, amounts=deal, method="custom", agreed=list(deal), actor=director
+    )
+    recorded = _snapshot(t)
+
+    action_undo(tournament_id=t.pk, actor=director)
+    action_redo(tournament_id=t.pk, actor=director)
+
+    assert _snapshot(t) == recorded
+    event = Event.objects.filter(tournament=t, kind="deal_recorded", undone=False).get()
+    assert event.payload["agreed"] == sorted(deal)
 
 
 def test_a_recorded_deal_replaces_the_place_prizes_in_the_results(seated_tournament, director):
@@ -599,6 +655,7 @@ def test_a_recorded_deal_replaces_the_place_prizes_in_the_results(seated_tournam
         tournament_id=t.pk,
         amounts=deal,
         method="custom",
+        agreed=list(deal),
         actor=director,
         stacks={x.pk: 1, y.pk: 2, z.pk: 3},
     )
@@ -633,7 +690,9 @@ def test_a_deal_can_include_a_player_below_the_paid_places(seated_tournament, di
     left = _seated(t)
     amounts = dict(zip([e.pk for e in left], [30000, 25000, 20000, 15000, 10000], strict=True))
 
-    money.deal_record(tournament_id=t.pk, amounts=amounts, method="custom", actor=director)
+    money.deal_record(
+        tournament_id=t.pk, amounts=amounts, method="custom", agreed=list(amounts), actor=director
+    )
     services.elimination_record(tournament_id=t.pk, busts=[(left[-1].pk, 10)], actor=director)
 
     last = Entry.objects.get(pk=left[-1].pk)
@@ -690,6 +749,7 @@ def test_undo_a_deal_and_a_payout_change_after_the_freeze(seated_tournament, dir
         tournament_id=t.pk,
         amounts={x.pk: 50000, y.pk: 30000, z.pk: 20000},
         method="custom",
+        agreed=[x.pk, y.pk, z.pk],
         actor=director,
     )
 
@@ -890,6 +950,7 @@ def dealt(director):
         tournament_id=t.pk,
         amounts=dict(zip([e.pk for e in left], [unpaid - 20000, 12000, 8000], strict=True)),
         method="custom",
+        agreed=[e.pk for e in left],
         actor=director,
     )
     t.refresh_from_db()

@@ -926,6 +926,12 @@ def _stacks_of(t: Tournament) -> dict[str, str]:
     return {f"stack_{e.pk}": str(s) for e, s in zip(left, (20000, 10000, 10000), strict=True)}
 
 
+def _agree(stacks: dict[str, str], *, leave_out: int | None = None) -> dict[str, str]:
+    """The director's ticks: every player of the quote agrees (but ``leave_out``)."""
+    ids = [int(k[6:]) for k in stacks]
+    return {f"agree_{pk}": "1" for pk in ids if pk != leave_out}
+
+
 def test_a_deal_waits_for_registration_to_close(td, three_left):
     t = three_left
     stacks = _stacks_of(t)
@@ -983,7 +989,11 @@ def test_deal_quote_and_record_the_chip_chop_the_quote_gave(td, three_left, dire
     for p in quote["players"]:
         assert f'name="amount_{p["entry"]}" value="{reads.cash(p["icm"])}"' in html
 
-    r = td.post(url("tourney-dashboard-deal", t), dict(stacks, method="chip_chop"), **HX)
+    assert all(f'name="agree_{p["entry"]}"' in html for p in quote["players"])
+
+    r = td.post(
+        url("tourney-dashboard-deal", t), dict(stacks, **_agree(stacks), method="chip_chop"), **HX
+    )
 
     assert r.status_code == 200
     recorded = dict(
@@ -1011,7 +1021,8 @@ def test_a_custom_deal_from_the_dashboard(td, three_left, director):
     typed = {ids[0]: "200.00", ids[1]: "125", ids[2]: "75"}
     amounts = {f"amount_{pk}": v for pk, v in typed.items()}
 
-    r = td.post(url("tourney-dashboard-deal", t), {**stacks, **amounts, "method": "custom"}, **HX)
+    body = {**stacks, **amounts, **_agree(stacks), "method": "custom"}
+    r = td.post(url("tourney-dashboard-deal", t), body, **HX)
 
     assert r.status_code == 200, r.content.decode()
     recorded = dict(
@@ -1044,13 +1055,47 @@ def test_a_custom_deal_that_does_not_add_up_is_400_and_changes_nothing(
     amounts = {f"amount_{pk}": v for pk, v in zip(ids, typed, strict=True)}
     version = Tournament.objects.get(pk=t.pk).version
 
-    r = td.post(url("tourney-dashboard-deal", t), {**stacks, **amounts, "method": "custom"}, **HX)
+    body = {**stacks, **amounts, **_agree(stacks), "method": "custom"}
+    r = td.post(url("tourney-dashboard-deal", t), body, **HX)
 
     assert r.status_code == 400
     assert escape(code_text) in r.content.decode()
     assert not Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
     assert _events(t, "deal_recorded") == 0
     assert Tournament.objects.get(pk=t.pk).version == version
+
+
+@pytest.mark.parametrize("method", ["icm", "chip_chop", "custom"])
+def test_a_deal_a_player_has_not_agreed_to_is_refused_and_changes_nothing(
+    td, three_left, director, method
+):
+    """RULES 8.3: recorded only when every remaining player agrees. The director ticks two of
+    the three: the panel names the third, nothing is written; all three ticked, it records."""
+    t = three_left
+    money.registration_close(tournament_id=t.pk, actor=director)
+    stacks = _stacks_of(t)
+    ids = sorted(int(k[6:]) for k in stacks)
+    amounts = {f"amount_{pk}": v for pk, v in zip(ids, ("200", "125", "75"), strict=True)}
+    holdout = Entry.objects.select_related("player").get(pk=ids[1])
+    version = Tournament.objects.get(pk=t.pk).version
+
+    body = {**stacks, **amounts, "method": method}
+    ticks = _agree(stacks, leave_out=ids[1])
+    r = td.post(url("tourney-dashboard-deal", t), {**body, **ticks}, **HX)
+
+    assert r.status_code == 400
+    html = r.content.decode()
+    assert "every player still in agrees (RULES 8.3)" in html and holdout.player.name in html
+    # the numbers stay on screen with the ticks the director gave, ready to correct
+    assert all(f'name="agree_{pk}" value="1"' in html for pk in ids)
+    assert html.count(" checked>") == 2
+    assert not Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
+    assert _events(t, "deal_recorded") == 0
+    assert Tournament.objects.get(pk=t.pk).version == version
+
+    r = td.post(url("tourney-dashboard-deal", t), {**body, **_agree(stacks)}, **HX)
+    assert r.status_code == 200, r.content.decode()
+    assert _events(t, "deal_recorded") == 1
 
 
 def test_payouts_form_sets_the_table_and_rounding_unit(td, seated_tournament, desk_clerk):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 
@@ -97,31 +97,56 @@ def _amounts(request: HttpRequest, players: list[dict[str, Any]]) -> dict[int, i
     }
 
 
+def _deal_quote_panel(
+    request: HttpRequest, t: Tournament, stacks: dict[int, int], error: DomainError | None = None
+) -> HttpResponse:
+    """The money panel with the deal's numbers; after a refused record, with its message and
+    what the director had ticked and typed, ready to correct."""
+    quote = money.deal_quote(t, stacks)
+    for p in quote["players"]:
+        p["icm_display"] = cash(p["icm"])
+        p["chop_display"] = cash(p["chip_chop"])
+        p["agrees"] = bool(request.POST.get(f"agree_{p['entry']}"))
+        p["typed"] = request.POST.get(f"amount_{p['entry']}", p["icm_display"])
+    return render_dashboard(
+        request,
+        t,
+        "money",
+        error=error,
+        extra={"quote": quote, "quote_unpaid": cash(quote["unpaid"])},
+    )
+
+
 @action("money")
 def deal(request: HttpRequest, t: Tournament):
     """Step 1 (``quote``): ICM and chip-chop numbers from the stacks. Step 2 (``method``):
     record the amounts every remaining player agreed (RULES 8.3): the ICM or chip-chop
-    figures, or custom amounts typed in (``amount_<entry>``)."""
+    figures, or custom amounts typed in (``amount_<entry>``). The director ticks each player
+    who agreed (``agree_<entry>``); the service refuses the deal while one is not ticked, and
+    the numbers stay on screen with the message."""
     stacks = _stacks(request)
     method = request.POST.get("method", "")
     if not method:
-        quote = money.deal_quote(t, stacks)
-        for p in quote["players"]:
-            p["icm_display"] = cash(p["icm"])
-            p["chop_display"] = cash(p["chip_chop"])
-        return render_dashboard(
-            request, t, "money", extra={"quote": quote, "quote_unpaid": cash(quote["unpaid"])}
-        )
+        return _deal_quote_panel(request, t, stacks)
     if method not in money.DEAL_METHODS:
         raise DomainError("bad_method", money.MSG_BAD_METHOD, fields={"method": method})
     quote = money.deal_quote(t, stacks)
-    if method == "custom":
-        amounts = _amounts(request, quote["players"])
-    else:
-        amounts = {p["entry"]: p[method] for p in quote["players"]}
-    money.deal_record(
-        tournament_id=t.pk, amounts=amounts, method=method, stacks=stacks, actor=request.user
-    )
+    agreed = [p["entry"] for p in quote["players"] if request.POST.get(f"agree_{p['entry']}")]
+    try:
+        if method == "custom":
+            amounts = _amounts(request, quote["players"])
+        else:
+            amounts = {p["entry"]: p[method] for p in quote["players"]}
+        money.deal_record(
+            tournament_id=t.pk,
+            amounts=amounts,
+            method=method,
+            agreed=agreed,
+            stacks=stacks,
+            actor=request.user,
+        )
+    except DomainError as exc:
+        return _deal_quote_panel(request, t, stacks, error=exc)
     return after_action(request, t, "money")
 
 
