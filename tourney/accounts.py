@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from tourney.engine.errors import DomainError
 from tourney.models import ApiToken, Tournament, new_display_token
@@ -28,7 +28,9 @@ def user_create(*, username: str, password: str, role: str, actor=None):
     if role not in ROLES:
         raise DomainError("bad_role", MSG_BAD_ROLE, fields={"role": MSG_BAD_ROLE})
     User = get_user_model()
-    username = (username or "").strip()
+    # As Django stores it (NFKC: "ﬀ" is "ff"), so that the check below sees the name it
+    # would collide with, instead of the database refusing it with an error.
+    username = User.normalize_username((username or "").strip())
     if not username or len(username) > 150:
         raise DomainError(
             "bad_input",
@@ -41,12 +43,15 @@ def user_create(*, username: str, password: str, role: str, actor=None):
         raise DomainError(
             "bad_password", " ".join(exc.messages), fields={"password": " ".join(exc.messages)}
         ) from None
-    with transaction.atomic():
-        if User.objects.filter(username=username).exists():
-            raise DomainError("user_exists", MSG_USER_EXISTS, status=409)
-        user = User.objects.create_user(username, password=password)
-        user.groups.add(Group.objects.get_or_create(name=ROLES[role])[0])
-        record_event(None, "user_created", {"username": username, "role": role}, actor)
+    try:
+        with transaction.atomic():
+            if User.objects.filter(username=username).exists():
+                raise DomainError("user_exists", MSG_USER_EXISTS, status=409)
+            user = User.objects.create_user(username, password=password)
+            user.groups.add(Group.objects.get_or_create(name=ROLES[role])[0])
+            record_event(None, "user_created", {"username": username, "role": role}, actor)
+    except IntegrityError:  # another director added the same name a moment before
+        raise DomainError("user_exists", MSG_USER_EXISTS, status=409) from None
     return user
 
 

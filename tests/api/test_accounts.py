@@ -202,3 +202,41 @@ def test_a_user_without_a_role_sees_no_display_link_on_the_home_page(
     client.force_login(desk_clerk)
     body = client.get("/").content.decode()
     assert tournament.display_token in body and "Users and roles" not in body
+
+
+@pytest.mark.parametrize("twin", ["\ufb00", " ff ", "\uff46\uff46"])
+def test_a_username_django_would_store_as_an_existing_one_is_refused(director_api, twin):
+    """Found by schemathesis: "ﬀ" is stored as "ff" (NFKC), so checking the raw name let the
+    database refuse it with a 500. Both names are compared as Django stores them."""
+    body = {"password": "long-enough-1", "role": "desk"}
+    first = director_api.post("/api/v1/users", {**body, "username": "ff"})
+    assert first.status_code == 201, first.content
+
+    r = director_api.post("/api/v1/users", {**body, "username": twin})
+
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "user_exists")
+    from django.contrib.auth import get_user_model
+
+    assert get_user_model().objects.filter(username__in=["ff", twin.strip()]).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_directors_adding_the_same_user_at_once_get_one_user_and_one_409(director):
+    from django.contrib.auth import get_user_model
+
+    from tests.threads import at_once
+    from tourney.accounts import user_create
+    from tourney.engine.errors import DomainError
+
+    def add():
+        try:
+            user_create(username="twin", password="long-enough-1", role="desk", actor=director)
+            return "made"
+        except DomainError as exc:
+            return exc.code
+
+    results = at_once(4, add)
+
+    assert sorted(results) == ["made", "user_exists", "user_exists", "user_exists"]
+    assert get_user_model().objects.filter(username="twin").count() == 1
