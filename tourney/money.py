@@ -770,7 +770,7 @@ def deal_quote(t: Tournament, stacks: Mapping[Any, int] | None = None) -> dict[s
         )
     chips = [by_entry[e.pk] for e in remaining]
     icm = payouts_engine.icm_deal(stacks=chips, prizes=unpaid, unit=t.rounding_unit)
-    chop = payouts_engine.chip_chop(stacks=chips, prizes=unpaid)
+    chop = payouts_engine.chip_chop(stacks=chips, prizes=unpaid, unit=t.rounding_unit)
     equities = icm_equities(chips, unpaid) if sum(unpaid) else [0.0] * len(chips)
     for row, stack, eq, i, c in zip(players, chips, equities, icm, chop, strict=True):
         row.update(stack=stack, equity=eq, icm=i, chip_chop=c)

@@ -433,6 +433,50 @@ def test_chip_chop_sums_exactly_and_never_pays_below_the_last_prize(
         assert abs((a - floor) - Fraction(rest * s, sum(stacks))) < 1
 
 
+def test_chip_chop_rounds_to_the_payout_unit_like_the_icm_deal() -> None:
+    # RULES 8.3 with the RULES 8.2 unit: 2000 each, then 4000 by chips 50/30/20 % in units of
+    # 500: 2000, 1200 -> 1000, 800 -> 1000 (the larger fraction gets the last unit).
+    assert chip_chop(stacks=[500, 300, 200], prizes=[5_000, 3_000, 2_000], unit=500) == [
+        4_000,
+        3_000,
+        3_000,
+    ]
+
+
+def test_chip_chop_gives_the_odd_part_to_the_chip_leader() -> None:
+    # First place carries the payout table's remainder (RULES 8.2): 50 that no unit covers.
+    # It goes to the biggest stack, wherever it sits.
+    assert chip_chop(stacks=[200, 500, 300], prizes=[5_050, 3_000, 2_000], unit=500) == [
+        3_000,
+        4_050,
+        3_000,
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    stacks=st.lists(st.integers(1, 10**7), min_size=1, max_size=10),
+    unit=st.sampled_from([1, 5, 100, 500, 2_500]),
+    data=st.data(),
+)
+def test_chip_chop_in_units_sums_exactly_and_stays_within_a_unit_of_the_exact_share(
+    stacks: list[int], unit: int, data: st.DataObject
+) -> None:
+    prizes = sorted(data.draw(st.lists(st.integers(0, 10**8), max_size=len(stacks))), reverse=True)
+    amounts = chip_chop(stacks=stacks, prizes=prizes, unit=unit)
+    assert sum(amounts) == sum(prizes)
+    floor = prizes[-1] if len(prizes) == len(stacks) else 0
+    rest = sum(prizes) - floor * len(stacks)
+    leader = max(range(len(stacks)), key=lambda i: (stacks[i], -i))
+    for i, (a, s) in enumerate(zip(amounts, stacks, strict=True)):
+        share = a - floor - (rest % unit if i == leader else 0)
+        assert share % unit == 0
+        assert abs(share - Fraction((rest - rest % unit) * s, sum(stacks))) < unit
+    for a, b, sa, sb in zip(amounts, amounts[1:], stacks, stacks[1:], strict=False):
+        if sa > sb:
+            assert a >= b  # more chips never gets less
+
+
 def test_round_to_total_thirds() -> None:
     assert round_to_total([1 / 3, 1 / 3, 1 / 3], 100) == [34, 33, 33]
 

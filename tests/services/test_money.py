@@ -527,7 +527,7 @@ def test_deal_quote_gives_icm_and_chip_chop_summing_to_the_unpaid_money(
     assert quote["unpaid_prizes"] == [42100, 25700, 18100]
     rows = {r["entry"]: r for r in quote["players"]}
     assert [rows[e.pk]["icm"] for e in (x, y, z)] == [32700, 28100, 25100]
-    assert [rows[e.pk]["chip_chop"] for e in (x, y, z)] == [33900, 27580, 24420]
+    assert [rows[e.pk]["chip_chop"] for e in (x, y, z)] == [33900, 27600, 24400]  # units of 100
     assert sum(r["icm"] for r in rows.values()) == quote["unpaid"]
     assert abs(sum(r["equity"] for r in rows.values()) - quote["unpaid"]) < 1e-6
     # Without stacks: who is in and what is left to pay.

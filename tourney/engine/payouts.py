@@ -332,15 +332,19 @@ def _check_stacks(stacks: Sequence[int]) -> None:
         raise DomainError("bad_stacks", MSG_BAD_STACKS, fields={"stacks": list(stacks)})
 
 
-def chip_chop(*, stacks: Sequence[int], prizes: Sequence[int]) -> list[int]:
+def chip_chop(*, stacks: Sequence[int], prizes: Sequence[int], unit: int = 1) -> list[int]:
     """The common chip-chop deal (RULES 8.3): amounts in the order of ``stacks``.
 
     ``prizes`` are the unpaid prizes of places ``1..len(stacks)`` (shorter lists are padded
     with 0: the places past the paid ones). Each remaining player gets the last of those
-    prizes; the rest is shared in proportion to chips, in whole units by largest remainder
-    (ties: larger stack, then earlier player). Sums exactly to ``sum(prizes)``.
+    prizes; the rest is shared in proportion to chips, in multiples of ``unit`` (the payout
+    rounding unit, as the ICM deal) by largest remainder (ties: larger stack, then earlier
+    player). If the rest is not a multiple of ``unit``, the odd part goes to the chip leader,
+    as the rounding remainder goes to first place in RULES 8.2. Sums exactly to
+    ``sum(prizes)``.
     """
     _check_stacks(stacks)
+    _check_rounding_unit(unit)
     if any(not _is_int(p) or p < 0 for p in prizes):
         raise DomainError("bad_prizes", MSG_BAD_PRIZES, fields={"prizes": list(prizes)})
     if len(prizes) > len(stacks):
@@ -353,12 +357,11 @@ def chip_chop(*, stacks: Sequence[int], prizes: Sequence[int]) -> list[int]:
     total = sum(prizes)
     floor_prize = prizes[-1] if len(prizes) == players else 0
     rest = total - floor_prize * players
-    chips = sum(stacks)
-    amounts = [floor_prize + rest * s // chips for s in stacks]
-    left = total - sum(amounts)
-    order = sorted(range(players), key=lambda i: (-(rest * stacks[i] % chips), -stacks[i], i))
-    for i in order[:left]:
-        amounts[i] += 1
+    odd = rest % unit
+    shares = round_to_total(list(stacks), rest - odd, unit)
+    amounts = [floor_prize + share for share in shares]
+    leader = max(range(players), key=lambda i: (stacks[i], -i))
+    amounts[leader] += odd
     return amounts
 
 
