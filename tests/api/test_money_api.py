@@ -8,31 +8,12 @@ import io
 
 import pytest
 from django.test import Client
-from django.urls import path
 
 from tests.conftest import TWO_LEVELS
 from tourney import money, services
 from tourney.models import Entry, Event, Player, Tournament
-from tourney.urls import urlpatterns as project_urlpatterns
-from tourney.views import money as money_views
 
 pytestmark = pytest.mark.django_db
-
-# Until the lead wires them in tourney/urls.py, the views' URLs come from this module.
-urlpatterns = [
-    *project_urlpatterns,
-    path(
-        "td/<int:tournament_id>/results.csv",
-        money_views.results_csv,
-        name="tourney-results-csv",
-    ),
-    path(
-        "td/<int:tournament_id>/results/print/",
-        money_views.results_print,
-        name="tourney-results-print",
-    ),
-]
-views_urls = pytest.mark.urls(__name__)
 
 
 def _rebuy_tournament(director, **options) -> Tournament:
@@ -416,7 +397,6 @@ def _logged_in(user) -> Client:
     return c
 
 
-@views_urls
 def test_results_csv_lists_finishers_best_first(seated_tournament, director, desk_clerk):
     t = seated_tournament
     Player.objects.filter(entries__tournament=t, entries__number=20).update(name="=HYPERLINK(1)")
@@ -437,7 +417,6 @@ def test_results_csv_lists_finishers_best_first(seated_tournament, director, des
     ]
 
 
-@views_urls
 def test_results_views_refuse_a_stranger(seated_tournament, stranger):
     c = _logged_in(stranger)
 
@@ -446,7 +425,6 @@ def test_results_views_refuse_a_stranger(seated_tournament, stranger):
     assert Client().get(f"/td/{seated_tournament.pk}/results.csv").status_code == 302
 
 
-@views_urls
 def test_printable_results_sheet_shows_places_prizes_and_the_deal(seated_tournament, director):
     t = seated_tournament
     _bust_down_to(t, 5, director)
