@@ -65,6 +65,11 @@ def money_text(amount: int) -> str:
     return f"{amount // 100:,}.{amount % 100:02d}"
 
 
+def price_text(price: int, fee: int) -> str:
+    """A price the desk takes, with its fee when there is one: "20.00 + 2.00"."""
+    return f"{money_text(price)} + {money_text(fee)}" if fee else money_text(price)
+
+
 # ---------------------------------------------------------------- writes
 
 
@@ -346,8 +351,8 @@ def desk_status(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "buy_in": money_text(t.buy_in),
         "fee": money_text(t.fee),
         "price": money_text(t.buy_in + t.fee),
-        "rebuy_price": money_text(t.rebuy_price),
-        "addon_price": money_text(t.addon_price),
+        "rebuy_price": price_text(t.rebuy_price, t.rebuy_fee),
+        "addon_price": price_text(t.addon_price, t.addon_fee),
     }
 
 
@@ -574,17 +579,17 @@ TOTALS_SQL = (
 
 def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
     """Today's desk takings by clerk: entries, re-entries, rebuys, add-ons and the money
-    taken (buy-in and fee of each entry, rebuy and add-on prices), from Entry.created_by /
-    created_at and the rebuy and add-on Events. Undone registrations are gone, so they do not
-    count."""
+    taken (buy-in and fee of each entry, rebuy and add-on prices and their fees), from
+    Entry.created_by / created_at and the rebuy and add-on Events. Undone registrations are
+    gone, so they do not count."""
     day = day or timezone.localdate()
     start, end = _day_bounds(day)
-    extras: dict[int, int] = defaultdict(int)  # rebuy and add-on money inside Entry.paid
+    extras: dict[int, int] = defaultdict(int)  # rebuy and add-on money in paid and fee_paid
     today: list[tuple[int | None, str, int]] = []
     for actor_id, kind, payload, at in Event.objects.filter(
         tournament=t, kind__in=("entry_rebuy", "entry_addon"), undone=False
     ).values_list("actor_id", "kind", "payload", "created_at"):
-        amount = int(payload.get("amount") or 0)
+        amount = int(payload.get("amount") or 0) + int(payload.get("fee") or 0)
         extras[payload.get("entry")] += amount
         if start <= at < end:
             today.append((actor_id, kind, amount))

@@ -430,8 +430,9 @@ def _money_added(t: Tournament) -> tuple[int, ...] | None:
 def entry_rebuy(
     *, tournament_id: int, entry_id: int, actor=None, now: datetime | None = None
 ) -> Entry:
-    """A rebuy (RULES 4.4, 8.1): the rebuy price into the pool, the rebuy chips (a starting
-    stack when none are set), only within the rebuy period and only for a player in play."""
+    """A rebuy (RULES 4.4, 8.1): the rebuy price into the pool and its fee (if any) apart
+    with the entry's fees, the rebuy chips (a starting stack when none are set), only within
+    the rebuy period and only for a player in play."""
     kwargs = {"entry_id": entry_id, "now": now.isoformat() if now else None}
     with _action(tournament_id, "entry_rebuy", kwargs) as t:
         if t.rebuy_price <= 0:
@@ -444,6 +445,7 @@ def entry_rebuy(
         chips = t.rebuy_chips or t.starting_stack
         Entry.objects.filter(pk=e.pk).update(
             paid=F("paid") + t.rebuy_price,
+            fee_paid=F("fee_paid") + t.rebuy_fee,
             rebuys=F("rebuys") + 1,
             chips_bought=F("chips_bought") + chips,
         )
@@ -451,7 +453,13 @@ def entry_rebuy(
         event = record_event(
             t,
             "entry_rebuy",
-            {"entry": e.pk, "amount": t.rebuy_price, "chips": chips, "rebuys": e.rebuys},
+            {
+                "entry": e.pk,
+                "amount": t.rebuy_price,
+                "fee": t.rebuy_fee,
+                "chips": chips,
+                "rebuys": e.rebuys,
+            },
             actor,
         )
         _log_refreeze(event, _money_added(t))
@@ -479,12 +487,16 @@ def entry_addon(
         chips = t.addon_chips or t.starting_stack
         Entry.objects.filter(pk=e.pk).update(
             paid=F("paid") + t.addon_price,
+            fee_paid=F("fee_paid") + t.addon_fee,
             addons=F("addons") + 1,
             chips_bought=F("chips_bought") + chips,
         )
         e.refresh_from_db()
         event = record_event(
-            t, "entry_addon", {"entry": e.pk, "amount": t.addon_price, "chips": chips}, actor
+            t,
+            "entry_addon",
+            {"entry": e.pk, "amount": t.addon_price, "fee": t.addon_fee, "chips": chips},
+            actor,
         )
         _log_refreeze(event, _money_added(t))
     return e

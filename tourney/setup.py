@@ -258,9 +258,11 @@ class SetupForm(forms.Form):
     reentries = forms.IntegerField(min_value=0, max_value=50, initial=1)
     rebuy_level = forms.IntegerField(min_value=1, max_value=200, required=False)
     rebuy_price = forms.CharField(max_length=20, required=False)
+    rebuy_fee = forms.CharField(max_length=20, required=False)
     rebuy_chips = forms.IntegerField(min_value=0, max_value=10**9, required=False)
     addon_break = forms.IntegerField(min_value=1, max_value=100, required=False)
     addon_price = forms.CharField(max_length=20, required=False)
+    addon_fee = forms.CharField(max_length=20, required=False)
     addon_chips = forms.IntegerField(min_value=0, max_value=10**9, required=False)
     payouts = forms.CharField(max_length=600, required=False)
     balance_tolerance = forms.IntegerField(min_value=1, max_value=9, required=False)
@@ -326,9 +328,11 @@ def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
         "reentries_allowed": data.get("reentries") or 0,
         "rebuy_until": item_index_of_level(items, data.get("rebuy_level")),
         "rebuy_price": parse_money(data.get("rebuy_price"), "rebuy_price"),
+        "rebuy_fee": parse_money(data.get("rebuy_fee"), "rebuy_fee"),
         "rebuy_chips": data.get("rebuy_chips") or 0,
         "addon_at": item_index_of_break(items, data.get("addon_break")),
         "addon_price": parse_money(data.get("addon_price"), "addon_price"),
+        "addon_fee": parse_money(data.get("addon_fee"), "addon_fee"),
         "addon_chips": data.get("addon_chips") or 0,
         "balance_tolerance": data.get("balance_tolerance"),
         "redraw_at_three": bool(data.get("redraw_at_three")),
@@ -339,6 +343,10 @@ def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
         "draw_at_registration": bool(data.get("draw_at_registration")),
         "public_names": data["public_names"],
     }
+    for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
+        if options[f"{what}_fee"] and not options[f"{what}_price"]:
+            msg = f"A {label} fee needs a {label} price (the fee is taken on top of it)."
+            raise DomainError("bad_input", msg, fields={f"{what}_fee": msg})
     return {
         "name": data["name"],
         "seats_per_table": data["seats_per_table"],
@@ -391,9 +399,11 @@ COPIED_FIELDS = (
     "reentries_allowed",
     "rebuy_until",
     "rebuy_price",
+    "rebuy_fee",
     "rebuy_chips",
     "addon_at",
     "addon_price",
+    "addon_fee",
     "addon_chips",
     "balance_tolerance",
     "redraw_at_three",
@@ -458,9 +468,11 @@ def copy_initial(src: Tournament) -> dict[str, Any]:
         "reentries": src.reentries_allowed,
         "rebuy_level": level_number_of(items, src.rebuy_until),
         "rebuy_price": cash(src.rebuy_price) if src.rebuy_price else "",
+        "rebuy_fee": cash(src.rebuy_fee) if src.rebuy_fee else "",
         "rebuy_chips": src.rebuy_chips or None,
         "addon_break": break_number_of(items, src.addon_at),
         "addon_price": cash(src.addon_price) if src.addon_price else "",
+        "addon_fee": cash(src.addon_fee) if src.addon_fee else "",
         "addon_chips": src.addon_chips or None,
         "payouts": " ".join(f"{p / 100:g}" for p in bp) if bp else "",
         "balance_tolerance": src.balance_tolerance,

@@ -110,6 +110,33 @@ def test_pool_counts_reentries_rebuys_addons_and_added_money_with_fees_apart(dir
     }
 
 
+def test_rebuy_and_addon_fees_are_taken_apart_from_the_pool_and_undone_exactly(director):
+    # RULES 8.1: prize pool = entries x buy-in + rebuys + add-ons, fees excluded.
+    t = _create(director, players=2, **MONEY_OPTIONS, rebuy_fee=400, addon_fee=300)
+    a, _ = _seated(t)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    pool = money.pool_of(t)
+
+    money.entry_rebuy(tournament_id=t.pk, entry_id=a.pk, actor=director)
+    services.clock_action(tournament_id=t.pk, action="jump", index=1, actor=director)
+    money.entry_addon(tournament_id=t.pk, entry_id=a.pk, actor=director)
+
+    a.refresh_from_db()
+    assert (a.paid, a.fee_paid) == (5000 + 4000 + 3000, 500 + 400 + 300)
+    t.refresh_from_db()
+    assert money.pool_of(t) == pool + 4000 + 3000
+    assert money.money_summary(t)["fees"] == 2 * 500 + 400 + 300
+    rebuy = Event.objects.get(tournament=t, kind="entry_rebuy").payload
+    addon = Event.objects.get(tournament=t, kind="entry_addon").payload
+    assert (rebuy["amount"], rebuy["fee"], addon["amount"], addon["fee"]) == (4000, 400, 3000, 300)
+
+    action_undo(tournament_id=t.pk, actor=director)  # the add-on
+    action_undo(tournament_id=t.pk, actor=director)  # the clock jump
+    action_undo(tournament_id=t.pk, actor=director)  # the rebuy
+    a.refresh_from_db()
+    assert (a.paid, a.fee_paid, a.rebuys, a.addons) == (5000, 500, 0, 0)
+
+
 def test_guarantee_raises_the_pool_and_the_overlay_is_shown(director):
     t = _create(director, players=6, guarantee=100000, added_money=5000)
 

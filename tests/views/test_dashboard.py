@@ -678,6 +678,28 @@ def test_setup_creates_a_tournament_with_its_settings(td):
     assert _events(t, "tournament_created") == 1
 
 
+def test_setup_takes_rebuy_and_add_on_prices_with_their_fees_and_a_copy_keeps_them(td):
+    data = dict(
+        SETUP,
+        rebuy_level="4",
+        rebuy_price="100",
+        rebuy_fee="10",
+        rebuy_chips="10000",
+        addon_break="1",
+        addon_price="50",
+        addon_fee="5",
+    )
+    assert td.post(reverse("tourney-dashboard-setup"), data).status_code == 302
+    t = Tournament.objects.get(name="Friday Deepstack")
+    assert (t.rebuy_price, t.rebuy_fee, t.addon_price, t.addon_fee) == (10000, 1000, 5000, 500)
+
+    assert td.post(url("tourney-dashboard-copy", t), {"name": "Next Friday"}).status_code == 302
+    copy = Tournament.objects.get(name="Next Friday")
+    assert (copy.rebuy_fee, copy.addon_fee) == (1000, 500)
+    form = td.get(reverse("tourney-dashboard-setup"), {"from": t.pk}).content.decode()
+    assert 'name="rebuy_fee" value="10"' in form and 'name="addon_fee" value="5"' in form
+
+
 def test_setup_with_typed_levels(td):
     data = dict(
         SETUP,
@@ -713,6 +735,8 @@ def test_setup_with_typed_levels(td):
         ({"structure": "custom", "levels_text": "10/20 20"}, "not a multiple of 25"),
         ({"structure": "custom", "levels_text": "blinds go up"}, "Line 1"),
         ({"late_reg_level": "99"}, "The structure has no level 99."),
+        ({"rebuy_fee": "10"}, "A rebuy fee needs a rebuy price"),
+        ({"addon_fee": "-5"}, "An amount like 100 or 12.50, zero or more."),
         ({"name": ""}, "This field is required."),
     ],
 )

@@ -872,6 +872,29 @@ def test_todays_totals_count_add_ons_and_their_money(
     assert "<th>Total</th><th>2</th><th>0</th><th>0</th><th>2</th><th>170.00</th>" in side
 
 
+def test_todays_totals_and_the_desk_count_rebuy_and_add_on_fees(clerk_client, director, tournament):
+    """The money a clerk took is the price and its fee (the fee stays out of the pool)."""
+    Tournament.objects.filter(pk=tournament.pk).update(
+        rebuy_price=4000, rebuy_fee=400, addon_at=1, addon_price=3000, addon_fee=300
+    )
+    register(clerk_client, tournament, name="Ann Lee")
+    e = Entry.objects.get(player__name="Ann Lee")
+    services.clock_action(tournament_id=tournament.pk, action="start", actor=director)
+    side = clerk_client.get(url("tourney-desk", tournament)).content.decode()
+    assert "Rebuys 40.00 + 4.00" in side
+
+    r = clerk_client.post(url("tourney-desk-rebuy", tournament, e.pk), follow=True)
+    assert "44.00 taken" in r.content.decode()
+    services.clock_action(tournament_id=tournament.pk, action="jump", index=1, actor=director)
+    assert clerk_client.post(url("tourney-desk-addon", tournament, e.pk)).status_code == 303
+
+    row = desk.desk_totals(tournament)["total"]
+    assert (row["rebuys"], row["addons"]) == (1, 1)
+    assert row["money"] == tournament.buy_in + tournament.fee + 4400 + 3300
+    e.refresh_from_db()
+    assert (e.paid, e.fee_paid) == (tournament.buy_in + 7000, tournament.fee + 700)
+
+
 def test_a_re_entry_today_of_yesterdays_entry_counts_as_a_re_entry(
     clerk_client, director, tournament
 ):

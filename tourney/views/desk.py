@@ -313,7 +313,10 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
         messages.success(request, f"{label} #{entry.number} {card['name']}: {_placed(card)}.")
         return _done(request, t, entry)
     chips = t.rebuy_chips if action == "rebuy" else t.addon_chips
-    price = t.rebuy_price if action == "rebuy" else t.addon_price
+    if action == "rebuy":
+        price = t.rebuy_price + t.rebuy_fee
+    else:
+        price = t.addon_price + t.addon_fee
     messages.success(
         request,
         f"{label} for #{entry.number} {entry.player.name}: {desk.money_text(price)} taken, "
