@@ -18,12 +18,12 @@ from tourney import api_auth, selectors, services
 from tourney import api_schemas as out
 from tourney.engine import chip_race, icm, pots
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import MAX_ID
 from tourney.middleware import error_code_for
 from tourney.models import Tournament
 from tourney.roles import is_desk, is_director
 
 MAX_CHIPS = 10**12
-MAX_ID = 2**63 - 1  # a row id: what the database's id columns hold (SQLite overflows beyond)
 MAX_MONEY = 10**13
 
 MSG_FORBIDDEN = "Your role does not allow this."

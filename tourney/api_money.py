@@ -13,6 +13,7 @@ from tables import services as table_services
 from tourney import api_auth, money
 from tourney import api_schemas as out
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import MAX_ID
 from tourney.models import Entry, Tournament
 
 router = Router(tags=["money"], **out.ROUTER_OPTIONS)
@@ -20,7 +21,6 @@ router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 MAX_MONEY = 10**13
 MAX_CHIPS = 10**12
 MAX_DEAL_PLAYERS = 100
-MAX_ID = 2**63 - 1
 
 MSG_BAD_STACKS_QUERY = (
     "Give stacks as entry:chips pairs separated by commas, e.g. stacks=81:50000,90:30000."

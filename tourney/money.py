@@ -864,6 +864,7 @@ def deal_record(
 def _check_agreed(remaining: Sequence[Entry], agreed: Sequence[int]) -> None:
     """RULES 8.3: every player still in agreed, and nobody else is counted as agreeing."""
     ids = {e.pk for e in remaining}
+    said_yes = set(agreed)
     others = [i for i in agreed if i not in ids]
     if others:
         raise DomainError(
@@ -871,7 +872,7 @@ def _check_agreed(remaining: Sequence[Entry], agreed: Sequence[int]) -> None:
             MSG_DEAL_AGREED_OTHERS.format(ids=", ".join(map(str, others))),
             fields={"agreed": others},
         )
-    missing = [e for e in remaining if e.pk not in set(agreed)]
+    missing = [e for e in remaining if e.pk not in said_yes]
     if missing:
         raise DomainError(
             "deal_not_agreed",

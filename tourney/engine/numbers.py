@@ -7,6 +7,8 @@ database's integer columns. ``ascii_int`` takes ASCII digits only, and a bounded
 
 from __future__ import annotations
 
+MAX_ID = 2**63 - 1  # a row id: what the database's id columns hold (SQLite overflows beyond)
+
 
 def ascii_int(raw: str | None, most_digits: int = 18) -> int | None:
     """``raw`` as a non-negative int when it is 1 to ``most_digits`` ASCII digits, else None.

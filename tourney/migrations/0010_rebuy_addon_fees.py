@@ -2,22 +2,15 @@
 apart from the prize pool with the entry's other fees (RULES 8.1).
 
 Adding a column with a default makes Django rebuild the table on SQLite, which drops its
-triggers: the ``prizes_key`` triggers of migration 0006 are created again afterwards (as in
-0007).
+triggers: the ``prizes_key`` triggers of migration 0006 are created again afterwards, by
+0007's own step.
 """
 
 import importlib
 
 from django.db import migrations, models
 
-prizes_key = importlib.import_module("tourney.migrations.0006_tournament_prizes_key")
-
-
-def sqlite_triggers_again(apps, schema_editor):
-    if schema_editor.connection.vendor == "sqlite":
-        with schema_editor.connection.cursor() as c:
-            for sql in prizes_key.SQLITE_TRIGGERS:
-                c.execute(sql)
+place_lag = importlib.import_module("tourney.migrations.0007_tournament_place_lag")
 
 
 class Migration(migrations.Migration):
@@ -34,5 +27,5 @@ class Migration(migrations.Migration):
             name="addon_fee",
             field=models.PositiveBigIntegerField(default=0),
         ),
-        migrations.RunPython(sqlite_triggers_again, migrations.RunPython.noop),
+        migrations.RunPython(place_lag.sqlite_triggers_again, migrations.RunPython.noop),
     ]
