@@ -13,7 +13,7 @@ from tables.models import Seat, Table
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Tournament
 from tourney.money import pool_of, results_rows
-from tourney.services import anchor_of, structure_items
+from tourney.services import clock_read, structure_items
 
 
 def item_dict(item: clock_engine.Item | None) -> dict[str, Any] | None:
@@ -28,7 +28,7 @@ def clock_payload(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     """The clock as API.md gives it: status, level_index, level, remaining_ms, next."""
     now = now or timezone.now()
     items = structure_items(t)
-    s = clock_engine.state(items, anchor_of(t), now)
+    s = clock_read(t, now)  # finished where it stopped once the tournament is over
     nxt = items[s.next_index] if s.next_index is not None else None
     return {
         "status": s.status,

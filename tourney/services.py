@@ -367,7 +367,12 @@ def tournament_create(
 
 
 def clock_read(t: Tournament, now: datetime | None = None) -> clock_engine.ClockState:
-    return clock_engine.state(structure_items(t), anchor_of(t), now or timezone.now())
+    """The clock as every screen shows it: derived from the anchor (RULES 4.3), and finished
+    where it stopped once the tournament is over (``tournament_end``)."""
+    state = clock_engine.state(structure_items(t), anchor_of(t), now or timezone.now())
+    if t.status == Tournament.Status.FINISHED:
+        return clock_engine.over(state)
+    return state
 
 
 def clock_index(t: Tournament, now: datetime | None = None) -> int:
@@ -985,6 +990,7 @@ def elimination_record(
                 winner.save(update_fields=["place", "place_to"])
                 t.status = Tournament.Status.FINISHED
                 Tournament.objects.filter(pk=t.pk).update(status=t.status)
+                tournament_end(t, now=now)
         # An elimination changes no money: only the places it gave can change prizes. Far
         # from the money (every new place below the paid ones) there is nothing to assign;
         # with the prizes frozen, only the entries just placed get theirs.
@@ -1012,6 +1018,25 @@ def elimination_record(
                 prizes_assign(t)
         event_payload_set(event, _elimination_payload(busts, placed, before_rows, result, winner))
     return _elimination_answer(placed, entries, result, winner)
+
+
+def tournament_end(t: Tournament, *, now: datetime) -> None:
+    """One player is left: the tournament is over (called by ``elimination_record`` with the
+    lock held, after it marks the tournament finished). The clock stops where it stands, so
+    every screen shows it finished and the worker's ticks and sweeps find nothing to announce
+    (``clock_announce`` and ``clock_sweep`` skip finished tournaments). The elimination's
+    journal keeps the clock's anchor as it was before: undoing the last bust (RULES 7.4)
+    puts back the running clock, which reads exactly as if it had never stopped."""
+    if not t.clock_started:
+        return
+    after = clock_engine.stop(structure_items(t), anchor_of(t), now)
+    _store_anchor(t, after)
+    Tournament.objects.filter(pk=t.pk).update(
+        clock_index=t.clock_index,
+        clock_left_ms=t.clock_left_ms,
+        clock_at=t.clock_at,
+        clock_running=t.clock_running,
+    )
 
 
 def _elimination_payload(busts, placed, before_rows, result, winner) -> dict[str, Any]:

@@ -29,7 +29,7 @@ Readings of ambiguous points (documented here once, tested in ``tests/engine/tes
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -395,6 +395,30 @@ def previous_item(items: Sequence[Item], anchor: Anchor, now: datetime) -> Ancho
     _, index, _, finished = _prepare(items, anchor, now)
     target = index if finished else max(index - 1, 0)
     return jump(items, anchor, now, target)
+
+
+def stop(items: Sequence[Item], anchor: Anchor, now: datetime) -> Anchor:
+    """The tournament is over (one player left): the clock stops where it stands at ``now``,
+    whatever it was doing (running, paused, past the end). A clock that never started stays
+    as it is. Unlike ``pause`` this never refuses: the last bust must always end the day."""
+    now_ms, index, left, _ = _prepare(items, anchor, now)
+    if not anchor.started:
+        return anchor
+    return Anchor(index=index, left_ms=left, at=from_ms(now_ms), running=False, started=True)
+
+
+def over(clock: ClockState) -> ClockState:
+    """The reading of a clock whose tournament is over: finished where it stopped, nothing
+    next, nothing to count down to."""
+    return replace(
+        clock,
+        status=FINISHED,
+        next_index=None,
+        next_level_index=None,
+        next_break_index=None,
+        ms_to_next_break=None,
+        ends_at=None,
+    )
 
 
 # -- plain-data views -----------------------------------------------------------------------------

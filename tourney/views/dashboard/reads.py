@@ -64,7 +64,7 @@ def clock_text(ms: int) -> str:
 def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
     items = services.structure_items(t)
-    state = clock_engine.state(items, services.anchor_of(t), now)
+    state = services.clock_read(t, now)  # finished where it stopped once it is over
     nxt = items[state.next_index] if state.next_index is not None else None
     totals = selectors.entry_totals(t)  # one read for the four figures below
     left, entries = totals["seated"], totals["entries"]
