@@ -604,8 +604,11 @@ def _settings(t: Tournament) -> em.SeatingSettings:
     )
 
 
-def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
-    """RULES 3.4–3.7 then 3.2–3.3 after players left: breaks, redraws, balancing moves."""
+def rebalance(t: Tournament, *, event: Event | None, close: int | None = None) -> dict[str, Any]:
+    """RULES 3.4–3.7 then 3.2–3.3 after players left: breaks, redraws, balancing moves.
+    ``close``: an open table the director breaks now (``table_close``), first. The moves are
+    written as the floor makes them (``balancing.one_move_each``): when a redraw follows a
+    break, one ``redraw`` move per player from the seat they sit in to the seat they draw."""
     rows = open_tables(t)
     if not rows:
         return {"moves": [], "seed": None}
@@ -628,6 +631,7 @@ def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
         load_many=load_many,
         settings=_settings(t),
         rng=rng,
+        close=close,
     )
     if j := journal_current():
         j.note_table_rows(by_number[n] for n in dict.fromkeys([*result.broken, *result.buttons]))
@@ -643,7 +647,8 @@ def rebalance(t: Tournament, *, event: Event | None) -> dict[str, Any]:
                 f"UPDATE {TABLE} SET button_seat = %s WHERE tournament_id = %s AND number = %s",
                 [seat, t.pk, number],
             )
-    written = apply_moves(t, result.moves, event=event, table_ids={r.number: r.pk for r in rows})
+    moves = balancing.one_move_each(result.moves, redraw=result.redraw)
+    written = apply_moves(t, moves, event=event, table_ids={r.number: r.pk for r in rows})
     if result.redraw:
         # RULES 3.7: after a redraw everyone is dealt in, also those who drew their own seat.
         still = list(
@@ -822,26 +827,11 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
         if leaving.players > room:
             raise DomainError("no_room", MSG_NO_ROOM, status=409)
         event = record_event(t, "table_closed", {"table": table_number}, actor)
-        rng, seed = next_rng(t)
-        players = sorted(leaving.occupants.items())
-        rng.shuffle(players)
-        tables = _load(others)
-        moves = []
-        for seat, entry in players:
-            m = seat_draw.late_seat(entry, list(tables.values()), rng)
-            moves.append(
-                em.Move(
-                    entry, table_number, seat, m.to_table, m.to_seat, "break", m.waits_for_button
-                )
-            )
-            tables[m.to_table] = tables[m.to_table].with_player(
-                m.to_seat, entry, waits=m.waits_for_button
-            )
-        if j := journal_current():
-            j.note_tables(ids=[row.pk])
-        Table.objects.filter(pk=row.pk).update(status=Table.Status.BROKEN, button_seat=None)
-        written = apply_moves(t, moves, event=event)
-        written += rebalance(t, event=event)["moves"]
+        # One engine call (RULES 3.6 for this table first, then any break, redraw and
+        # balancing it brings), so a redraw it brings (RULES 3.7) gives each player one move
+        # from the seat they sit in.
+        result = rebalance(t, event=event, close=table_number)
+        written, seed = result["moves"], result["seed"]
         event.payload = {"table": table_number, "seed": seed, "moves": [m["id"] for m in written]}
         event.save(update_fields=["payload"])
     return written

@@ -18,6 +18,12 @@ Readings of the rule book:
   The broken table's players first get their "break" moves (RULES 3.6), then everyone left is
   redrawn in one batch of "redraw" moves; a player who draws the seat they hold gets no move.
   After a redraw no one waits, and the new buttons are in ``Rebalance.buttons``.
+  ``rebalance`` returns these steps as made; what is recorded and announced is
+  ``one_move_each`` of them: when a redraw follows, the break is part of it, and each player
+  gets one ``redraw`` move from the seat they actually sit in to the seat they draw (none
+  if that is the same seat) — never a move through a seat nobody sat in (RULES 3.8).
+* A table the director breaks out of order (``close``) breaks first and counts as a break of
+  the call: its players are seated as in RULES 3.6, and a redraw follows at 3, 2 or 1 tables.
 * RULES 3.2/3.3 run after breaking and redrawing, with the tolerance of the tables left
   (RULES 3.1). The destination is the table with the fewest players among tables with an open
   seat; balancing stops when no move can shrink the spread (only possible when unavailable
@@ -41,6 +47,8 @@ MSG_BAD_COUNT = "A table's player count must lie between zero and its available 
 MSG_LOADED_MISMATCH = "A loaded table does not match its count or capacity."
 MSG_ENTRY_TWICE = "An entry sits at two tables."
 MSG_BAD_OPEN_TABLES = "The number of open tables cannot be negative."
+MSG_CLOSE = "Only an open table can be broken, and not the last one."
+MSG_CLOSE_NO_ROOM = "The other tables have no room for this table's players."
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +368,46 @@ def settled(
     return most - least <= tolerance_for(tables, settings)
 
 
+def one_move_each(moves: Sequence[Move], *, redraw: bool) -> tuple[Move, ...]:
+    """What one batch of ``rebalance`` moves means on the floor (RULES 3.7, 3.8): one move
+    per player, from the seat they sit in (their first move's start) to the seat they end in
+    (their last move's end), never through a seat nobody sat in; a player who ends where
+    they sat gets no move. ``redraw``: a redraw was part of the batch; then the break is part
+    of it, every player who was broken or redrawn gets a ``redraw`` move, no one waits
+    (RULES 3.7), and the moves come by new table and seat (the order of the redraw sheet).
+    Without a redraw a player moved twice (broken, then balanced on) keeps the first
+    reason and the last wait; a single move is kept as it is."""
+    first: dict[int, Move] = {}
+    last: dict[int, Move] = {}
+    reasons: dict[int, set[str]] = {}
+    for m in moves:
+        first.setdefault(m.entry, m)
+        last[m.entry] = m
+        reasons.setdefault(m.entry, set()).add(m.reason)
+    out: list[Move] = []
+    for entry, start in first.items():
+        end = last[entry]
+        if start is end and not redraw:
+            out.append(start)
+            continue
+        if (start.from_table, start.from_seat) == (end.to_table, end.to_seat):
+            continue  # back in the seat they sat in: no move
+        if redraw and reasons[entry] & {"break", "redraw"}:
+            reason, waits = "redraw", False
+        elif redraw:
+            reason, waits = start.reason, False
+        else:
+            reason, waits = start.reason, end.waits_for_button
+        out.append(
+            Move(
+                entry, start.from_table, start.from_seat, end.to_table, end.to_seat, reason, waits
+            )  # fmt: skip
+        )
+    if redraw:
+        out.sort(key=lambda m: (m.to_table, m.to_seat))
+    return tuple(out)
+
+
 def rebalance(
     *,
     counts: Mapping[int, int],
@@ -369,6 +417,7 @@ def rebalance(
     settings: SeatingSettings,
     rng: random.Random,
     load_many: Callable[[Sequence[int]], Mapping[int, Table]] | None = None,
+    close: int | None = None,
 ) -> Rebalance:
     """Break, redraw and balance the open tables after players left — RULES 3.
 
@@ -384,9 +433,21 @@ def rebalance(
     the sizes differ by more than the tolerance (3.1), the player to be big blind next at the
     fullest table (ties: due to break soonest) moves to the worst position of the shortest
     table (ties: due to break last) (3.2, 3.3). Later moves see the effect of earlier ones.
+
+    ``close``: an open table the director breaks now, out of the order (RULES 3.5): it
+    breaks first, its players seated as in (1), and it counts as a break for (2). Its players
+    must fit at the other open tables.
     """
+    if close is not None:
+        if close not in counts or len(break_order) < 2:
+            raise DomainError("invalid_tables", MSG_CLOSE, fields={"table": close})
+        break_order = [close, *(n for n in break_order if n != close)]
     fld = _Field(counts, capacity, break_order, load, load_many)
     broken: list[int] = []
+    if close is not None:
+        if fld.players > fld.seats - fld.cap[close]:
+            raise DomainError("no_room", MSG_CLOSE_NO_ROOM, fields={"table": close}, status=409)
+        broken.append(_break_next(fld, rng))
     while fld.open_count > 1 and fld.players <= fld.seats - fld.cap[fld.order[fld.first]]:
         broken.append(_break_next(fld, rng))
     buttons: dict[int, int] = {}

@@ -187,9 +187,11 @@ def test_a_table_breaks_the_moment_its_players_fit_elsewhere(director):
     result = services.elimination_record(tournament_id=t.pk, busts=[(at3[0], 500)])
     assert Table.objects.get(tournament=t, number=3).status == "broken"
     reasons = Counter(m["reason"] for m in result["moves"])
-    assert reasons["break"] == 2
-    # two tables left: a redraw follows (RULES 3.7)
-    assert reasons["redraw"] >= 1
+    # two tables left: a redraw follows (RULES 3.7), and the break is part of it: the two
+    # players of table 3 get one redraw move each, from their real seat (RULES 3.8)
+    assert reasons["break"] == 0 and reasons["redraw"] >= 2
+    from3 = [m for m in result["moves"] if m["from"]["table"] == 3]
+    assert len(from3) == 2 and {m["entry"] for m in from3} == set(at3[1:])
     assert sorted(sizes(t).values()) == [4, 4]
     assert len(entries) == 9
 
