@@ -322,7 +322,12 @@ def undoable_entry(t: Tournament, actor, now: datetime | None = None) -> Entry |
 
 
 def offers(t: Tournament, now: datetime | None = None) -> dict[str, bool]:
-    """Which buttons the desk shows now (the money services decide, RULES 4.4)."""
+    """Which buttons the desk shows now (the money services decide, RULES 4.4). Once the
+    tournament is over (one player left) nothing: ``finished`` says why."""
+    if t.status == Tournament.Status.FINISHED:
+        return dict.fromkeys(("registration", "rebuy", "addon", "reentry"), False) | {
+            "finished": True
+        }
     index = clock_read(t, now).index if t.clock_started else None
     rebuy_passed = money.window_passed(t.rebuy_until, index)
     reg_passed = money.window_passed(t.late_reg_until, index)
@@ -331,6 +336,7 @@ def offers(t: Tournament, now: datetime | None = None) -> dict[str, bool]:
         "rebuy": t.rebuy_price > 0 and t.rebuys_open and not rebuy_passed,
         "addon": t.addon_at is not None and t.addon_price > 0 and index == t.addon_at,
         "reentry": t.reentries_allowed > 0 and t.registration_open and not reg_passed,
+        "finished": False,
     }
 
 
@@ -448,7 +454,9 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
                 "name": p.name,
                 "nickname": p.nickname,
                 "last_event": p.last_event,
-                "last_seen": timezone.localtime(p.last_seen).date() if p.last_seen else None,
+                "last_seen": (
+                    timezone.localtime(p.last_seen, t.zone).date() if p.last_seen else None
+                ),
                 "action": action,
                 "entry": _entry_row(entry, where) if entry else None,
                 "entries_here": len(mine),
@@ -482,7 +490,7 @@ def seat_card(t: Tournament, entry: Entry) -> dict[str, Any]:
         "stack": t.starting_stack,
         "stack_text": f"{t.starting_stack:,}",
         "reentry": first is not None and first < entry.number,
-        "registered_at": timezone.localtime(entry.created_at),
+        "registered_at": timezone.localtime(entry.created_at, t.zone),
     }
 
 
@@ -499,7 +507,7 @@ def recent_entries(t: Tournament, limit: int = 10) -> list[dict[str, Any]]:
         row = _entry_row(e, where)
         row["name"] = e.player.name
         row["clerk"] = e.created_by.get_username() if e.created_by else ""
-        row["at"] = timezone.localtime(e.created_at)
+        row["at"] = timezone.localtime(e.created_at, t.zone)
         rows.append(row)
     return rows
 
@@ -555,15 +563,16 @@ def seated_from_alternates(t: Tournament, limit: int = 8) -> list[dict[str, Any]
                 "name": e.player.name,
                 "table": table,
                 "seat": seat,
-                "at": timezone.localtime(at),
+                "at": timezone.localtime(at, t.zone),
             }
         )
     return rows
 
 
-def _day_bounds(day: date) -> tuple[datetime, datetime]:
-    start = timezone.make_aware(datetime.combine(day, time.min))
-    end = timezone.make_aware(datetime.combine(day + timedelta(days=1), time.min))
+def _day_bounds(day: date, zone) -> tuple[datetime, datetime]:
+    """The day from midnight to midnight in the card room's zone (issue 31)."""
+    start = timezone.make_aware(datetime.combine(day, time.min), zone)
+    end = timezone.make_aware(datetime.combine(day + timedelta(days=1), time.min), zone)
     return start, end
 
 
@@ -581,9 +590,10 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
     """Today's desk takings by clerk: entries, re-entries, rebuys, add-ons and the money
     taken (buy-in and fee of each entry, rebuy and add-on prices and their fees), from
     Entry.created_by / created_at and the rebuy and add-on Events. Undone registrations are
-    gone, so they do not count."""
-    day = day or timezone.localdate()
-    start, end = _day_bounds(day)
+    gone, so they do not count. "Today" is the day in the card room's zone (``t.zone``), not
+    UTC's: a registration at 23:30 there counts on that day."""
+    day = day or timezone.localdate(timezone=t.zone)
+    start, end = _day_bounds(day, t.zone)
     extras: dict[int, int] = defaultdict(int)  # rebuy and add-on money in paid and fee_paid
     today: list[tuple[int | None, str, int]] = []
     for actor_id, kind, payload, at in Event.objects.filter(

@@ -152,3 +152,33 @@ class RejectNulMiddleware:
             status=400,
             content_type="text/html; charset=utf-8",
         )
+
+
+class TournamentZoneMiddleware:
+    """Times on a tournament's screens (the desk's "today", the log, seat cards) in the card
+    room's zone (``Tournament.time_zone``, issue 31), not the server's: the zone of the
+    tournament a view's URL names is active while that view runs and renders."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            return self.get_response(request)
+        finally:
+            from django.utils import timezone
+
+            timezone.deactivate()
+
+    def process_view(self, request, view_func, view_args, view_kwargs) -> None:
+        from django.utils import timezone
+
+        from tourney.models import Tournament
+
+        pk = view_kwargs.get("tournament_id")
+        if not isinstance(pk, int) or not 0 < pk < 2**63:
+            return None
+        name = Tournament.objects.filter(pk=pk).values_list("time_zone", flat=True).first()
+        if name:
+            timezone.activate(Tournament(time_zone=name).zone)
+        return None

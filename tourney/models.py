@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import zoneinfo
 
 from django.conf import settings
 from django.db import models
@@ -90,6 +91,9 @@ class Tournament(models.Model):
     public_names = models.CharField(
         max_length=10, choices=NameStyle.choices, default=NameStyle.INITIAL
     )
+    # The card room's zone (an IANA name, "Europe/Paris"): the desk's "today" and the times
+    # the screens print. Empty: the server's TIME_ZONE (by default the machine's own zone).
+    time_zone = models.CharField(max_length=64, blank=True, default="")
     rng_seed = models.BigIntegerField(default=0)
     draw_counter = models.PositiveIntegerField(default=0)
     # The clock is anchors, never a counter (RULES 4.3).
@@ -117,6 +121,14 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The card room's time zone (``time_zone``, else the server's TIME_ZONE)."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone or settings.TIME_ZONE)
+        except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+            return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 class Level(models.Model):

@@ -157,6 +157,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # the card room's time zone on a tournament's screens (tourney/middleware.py)
+    "tourney.middleware.TournamentZoneMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
 
@@ -248,7 +250,22 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = os.environ.get("TIME_ZONE", "UTC").strip() or "UTC"
+
+
+def _machine_zone() -> str:
+    """The machine's own zone (/etc/localtime, $TZ): a card room's server runs on its clock,
+    and "today" at the desk is the room's day, not UTC's (issue 31). UTC if none is set."""
+    try:
+        import tzlocal
+
+        name = tzlocal.get_localzone_name() or "UTC"
+        zoneinfo.ZoneInfo(name)
+        return name
+    except Exception:  # noqa: BLE001 — no zone configured or an unknown one: UTC
+        return "UTC"
+
+
+TIME_ZONE = os.environ.get("TIME_ZONE", "").strip() or _machine_zone()
 try:
     zoneinfo.ZoneInfo(TIME_ZONE)
 except (ValueError, zoneinfo.ZoneInfoNotFoundError):

@@ -21,11 +21,13 @@ Readings of the issue where it is silent:
 from __future__ import annotations
 
 import re
+import zoneinfo
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.db import transaction
 
 from tables.models import Move
@@ -234,6 +236,16 @@ def break_number_of(items: Sequence[clock_engine.Item], index: int | None) -> in
 # ---------------------------------------------------------------- the setup form
 
 
+def zone_choices() -> list[tuple[str, str]]:
+    """Every IANA zone name, for the time-zone select (the server's own included)."""
+    names = set(zoneinfo.available_timezones()) | {settings.TIME_ZONE}
+    return [(n, n.replace("_", " ")) for n in sorted(names)]
+
+
+def default_zone() -> str:
+    return settings.TIME_ZONE
+
+
 class SetupForm(forms.Form):
     """Shapes and bounds only; every rule is checked by the engines and services."""
 
@@ -278,6 +290,8 @@ class SetupForm(forms.Form):
         choices=Tournament.NameStyle.choices, initial=Tournament.NameStyle.INITIAL
     )
     seed = forms.IntegerField(min_value=0, max_value=2**62, required=False)
+    # The card room's zone (the desk's "today"); the machine's by default (settings.TIME_ZONE).
+    time_zone = forms.ChoiceField(choices=zone_choices, initial=default_zone, required=False)
 
 
 def form_errors(form: forms.Form) -> dict[str, str]:
@@ -342,6 +356,7 @@ def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
         "auto_open_tables": bool(data.get("auto_open_tables")),
         "draw_at_registration": bool(data.get("draw_at_registration")),
         "public_names": data["public_names"],
+        "time_zone": data.get("time_zone") or settings.TIME_ZONE,
     }
     for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
         if options[f"{what}_fee"] and not options[f"{what}_price"]:
@@ -413,6 +428,7 @@ COPIED_FIELDS = (
     "auto_open_tables",
     "draw_at_registration",
     "public_names",
+    "time_zone",
 )
 
 
@@ -483,6 +499,7 @@ def copy_initial(src: Tournament) -> dict[str, Any]:
         "auto_open_tables": src.auto_open_tables,
         "draw_at_registration": src.draw_at_registration,
         "public_names": src.public_names,
+        "time_zone": src.time_zone or settings.TIME_ZONE,
     }
 
 
