@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tourney.views.dashboard import money, panels, setup_views, tools, users
+from tourney.views.dashboard import money, panels, redraw, setup_views, tools, users
 
 P = "td/<int:tournament_id>/"
 
@@ -45,6 +45,7 @@ urlpatterns = [
     path(P + "copy/", setup_views.copy, name="tourney-dashboard-copy"),
     path(P + "print/tables/", tools.print_tables, name="tourney-dashboard-print-tables"),
     path(P + "print/seating/", tools.print_seating, name="tourney-dashboard-print-seating"),
+    path(P + "print/redraw/", redraw.print_redraw, name="tourney-dashboard-print-redraw"),
     path(P + "display-token/", users.display_token, name="tourney-dashboard-display-token"),
     path(P + "log/<int:event_id>/", panels.log_event, name="tourney-dashboard-log-event"),
 ]

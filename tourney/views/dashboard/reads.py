@@ -301,7 +301,10 @@ def eliminations_panel(t: Tournament) -> dict[str, Any]:
 def moves_panel(t: Tournament) -> dict[str, Any]:
     pending = Move.objects.filter(tournament=t, announced=False).filter(TO_ANNOUNCE)
     rows = _move_rows(pending.select_related("entry__player").order_by("id")[:MOVES_SHOWN])
-    return {"moves": rows, "moves_total": pending.count()}
+    # A redraw still to announce (RULES 3.7): the list links the printable redraw sheet
+    # (issue 31 item 2), from the rows already read.
+    redraw = any(r["reason_code"] == Move.Reason.REDRAW for r in rows)
+    return {"moves": rows, "moves_total": pending.count(), "redraw_sheet": redraw}
 
 
 # ---------------------------------------------------------------- event log
