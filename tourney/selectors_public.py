@@ -238,12 +238,11 @@ def _seating(t: Tournament, now: datetime) -> tuple[list[list], list[dict[str, A
         if here is None or (here[1], here[2]) != (tt, ts):
             latest.pop(entry_id, None)
             continue
-        first = latest.get(entry_id)
-        # A break then a redraw in one batch: show where they came from before both.
-        origin = first["from"] if first else [ft, fs]
+        # One move per player and action (``balancing.one_move_each``): a break followed by
+        # a redraw is one move from the seat they really sat in (issue 31 item 2).
         latest[entry_id] = {
             "name": here[0],
-            "from": origin,
+            "from": [ft, fs],
             "to": [tt, ts],
             "reason": reason,
             "at": _epoch_ms(at),
