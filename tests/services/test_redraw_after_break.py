@@ -13,7 +13,7 @@ import pytest
 from tables import services as ts
 from tables.models import Move, Seat, Table
 from tourney import services
-from tourney.undo import action_undo
+from tourney.undo import action_redo, action_undo
 
 from .test_undo import snapshot
 
@@ -95,9 +95,12 @@ def test_a_bust_that_breaks_three_tables_to_two_gives_one_redraw_move_per_player
     assert len(rows) == len({m.entry_id for m in rows}) == len(r["moves"])
     assert all((m.from_table, m.from_seat) == before[m.entry_id] for m in rows)
     assert not Seat.objects.filter(tournament=t, waits_for_button=True).exists()
-    # undo restores seats, tables, moves and entries exactly (RULES 7.4)
+    # undo restores seats, tables, moves and entries exactly (RULES 7.4); redo replays it
+    done = snapshot(t, times=False)
     action_undo(tournament_id=t.pk, actor=director)
     assert snapshot(t) == snap
+    action_redo(tournament_id=t.pk, actor=director)
+    assert snapshot(t, times=False) == done
 
 
 def test_several_busts_in_one_hand_that_break_a_table_and_bring_the_redraw(director):
