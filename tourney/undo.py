@@ -132,7 +132,7 @@ def redo_target(t: Tournament) -> Event | None:
 
 def _services() -> dict[str, Any]:
     from tables import services as ts
-    from tourney import money, services
+    from tourney import money, services, tournament_settings
 
     table = {
         "elimination_record": services.elimination_record,
@@ -140,6 +140,7 @@ def _services() -> dict[str, Any]:
         "clock_action": services.clock_action,
         "table_set_button": ts.table_set_button,
         "move_manual": ts.move_manual,
+        "tournament_settings_update": tournament_settings.tournament_settings_update,
     }
     for name in (
         "entry_rebuy",

@@ -43,6 +43,7 @@ urlpatterns = [
     path(P + "floor/<str:tool>/", tools.floor, name="tourney-dashboard-floor-tool"),
     path(P + "structure/", tools.structure, name="tourney-dashboard-structure"),
     path(P + "copy/", setup_views.copy, name="tourney-dashboard-copy"),
+    path(P + "settings/", setup_views.settings_page, name="tourney-dashboard-settings"),
     path(P + "print/tables/", tools.print_tables, name="tourney-dashboard-print-tables"),
     path(P + "print/seating/", tools.print_seating, name="tourney-dashboard-print-seating"),
     path(P + "print/redraw/", redraw.print_redraw, name="tourney-dashboard-print-redraw"),

@@ -3,17 +3,18 @@ structure chart as a preview), or copy a past one. The form handling is tourney.
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from tourney import charts, setup
+from tourney import charts, setup, tournament_settings
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
-from tourney.models import Tournament
-from tourney.views.dashboard.base import director_only, director_view
+from tourney.models import Event, Tournament
+from tourney.views.dashboard.base import CHANGED_EVENT, director_only, director_view
 
 PAST_SHOWN = 30
 
@@ -116,3 +117,67 @@ def copy(request: HttpRequest, t: Tournament):
         return render(request, "dashboard/setup.html", ctx, status=exc.status)
     target = reverse("tourney-dashboard", args=[new_t.pk])
     return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+
+
+# ---------------------------------------------------------------- settings (issue 31, item 6)
+
+
+def _attach_setting(form, exc: DomainError) -> None:
+    """A service's message next to the settings form's field it names (model names mapped)."""
+    placed = False
+    for key, msg in exc.fields.items():
+        name = tournament_settings.MODEL_TO_FORM.get(key, FIELD_ALIASES.get(key, key))
+        if name in form.fields and isinstance(msg, str):
+            form.add_error(name, msg)
+            placed = True
+    if not placed:
+        form.add_error(None, exc.message)
+
+
+@director_view
+def settings_page(request: HttpRequest, t: Tournament):
+    """GET: the tournament's settings as they are. POST: change what differs, as one recorded
+    and undoable action (``tournament_settings.tournament_settings_update``); a refusal or a
+    bad value answers 4xx with the message at its field and what was typed kept."""
+    ctx: dict = {"tournament": t, "message": None, "saved": None}
+    status = 200
+    if request.method == "POST":
+        form = tournament_settings.SettingsForm(request.POST)
+        if not form.is_valid():
+            ctx["message"] = "Some fields need a look: nothing was saved."
+            status = 400
+        else:
+            try:
+                changes = tournament_settings.changes_from_form(t, form.cleaned_data)
+                tournament_settings.tournament_settings_update(
+                    tournament_id=t.pk, changes=changes, actor=request.user
+                )
+            except DomainError as exc:
+                _attach_setting(form, exc)
+                ctx["message"] = exc.message
+                status = exc.status
+            else:
+                t.refresh_from_db()
+                summary = (
+                    Event.objects.filter(tournament=t, kind="settings_changed")
+                    .order_by("-pk")
+                    .values_list("payload__summary", flat=True)
+                    .first()
+                )
+                if not request.htmx:
+                    messages.success(request, f"Saved. {summary}")
+                    return redirect(reverse("tourney-dashboard-settings", args=[t.pk]))
+                ctx["saved"] = summary
+                form = tournament_settings.SettingsForm(
+                    initial=tournament_settings.settings_initial(t)
+                )
+    else:
+        form = tournament_settings.SettingsForm(initial=tournament_settings.settings_initial(t))
+    ctx["form"] = form
+    template = (
+        "dashboard/settings.html#settings-form" if request.htmx else "dashboard/settings.html"
+    )
+    response = render(request, template, ctx, status=status)
+    if status < 400 and request.method == "POST":
+        trigger_client_event(response, CHANGED_EVENT)
+    return response

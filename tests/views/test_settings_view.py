@@ -1,0 +1,134 @@
+"""Issue 31, item 6: the dashboard's settings page — directors only, every change saved as one
+undoable action, a refusal or a bad value answered 4xx inside the form with what was typed."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tourney import tournament_settings
+from tourney.models import Event, Tournament
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _client(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def _url(t) -> str:
+    return reverse("tourney-dashboard-settings", args=[t.pk])
+
+
+def _posted(t, **changes) -> dict:
+    """The form as the page shows it (the current settings), with some fields changed."""
+    data = {}
+    for k, v in tournament_settings.settings_initial(t).items():
+        if isinstance(v, bool):
+            if v:
+                data[k] = "on"
+        elif v is not None:
+            data[k] = str(v)
+    for k, v in changes.items():
+        if v is None:
+            data.pop(k, None)
+        else:
+            data[k] = v
+    return data
+
+
+def test_only_directors_see_the_settings(tournament, director, desk_clerk, stranger):
+    assert _client(desk_clerk).get(_url(tournament)).status_code == 403
+    assert _client(desk_clerk).post(_url(tournament), _posted(tournament)).status_code == 403
+    anon = Client().get(_url(tournament))
+    assert anon.status_code == 302 and reverse("login") in anon["Location"]
+    page = _client(director).get(_url(tournament))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'value="Friday 50"' in html and "Save settings" in html
+    # linked from the dashboard
+    dash = _client(director).get(reverse("tourney-dashboard", args=[tournament.pk]))
+    assert f'href="{_url(tournament)}"' in dash.content.decode()
+
+
+def test_saving_changes_the_settings_and_logs_one_undoable_action(tournament, director):
+    c = _client(director)
+    r = c.post(_url(tournament), _posted(tournament, reentries="2", public_names="full"))
+    assert r.status_code == 302 and r["Location"] == _url(tournament)
+    tournament.refresh_from_db()
+    assert tournament.reentries_allowed == 2 and tournament.public_names == "full"
+    event = Event.objects.get(tournament=tournament, kind="settings_changed")
+    assert set(event.payload["changes"]) == {"reentries_allowed", "public_names"}
+    page = c.get(_url(tournament)).content.decode()
+    assert "Saved. Re-entries per player: 0 → 2; Names on the display: initial → full" in page
+    # the log shows it in words and its Undo takes it back
+    log = c.get(reverse("tourney-dashboard-log", args=[tournament.pk]), **HTMX).content.decode()
+    assert "Settings: Re-entries per player: 0 → 2" in log
+    c.post(reverse("tourney-dashboard-undo", args=[tournament.pk]), {"action": "undo"})
+    tournament.refresh_from_db()
+    assert tournament.reentries_allowed == 0 and tournament.public_names == "initial"
+
+
+def test_htmx_save_answers_the_form_with_what_changed(tournament, director):
+    r = _client(director).post(
+        _url(tournament), _posted(tournament, late_reg_level="2", name="Friday Big"), **HTMX
+    )
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert html.lstrip().startswith('<form id="settings-form"')
+    assert "Saved. Name: Friday 50 → Friday Big; Late registration: until closed → end of" in html
+    assert Tournament.objects.get(pk=tournament.pk).late_reg_until == 2
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_refused_change_answers_409_in_the_form_keeping_what_was_typed(
+    seated_tournament, director, htmx
+):
+    t = seated_tournament
+    headers = HTMX if htmx else {}
+    r = _client(director).post(_url(t), _posted(t, buy_in="75", reentries="3"), **headers)
+    assert r.status_code == 409
+    html = r.content.decode()
+    msg = tournament_settings.MSG_PAID_ALREADY.format(label="Buy-in", n=20)
+    assert f'<span class="field-error">{msg}</span>' in html  # at the buy-in field
+    assert 'name="buy_in" value="75"' in html and 'name="reentries" value="3"' in html
+    assert ("<html" in html) is not htmx  # the whole page, or the form alone for htmx
+    t.refresh_from_db()
+    assert t.buy_in == 5000 and t.reentries_allowed == 0
+    assert not Event.objects.filter(tournament=t, kind="settings_changed").exists()
+
+
+def test_a_bad_value_answers_400_with_the_field_marked(tournament, director):
+    r = _client(director).post(
+        _url(tournament), _posted(tournament, balance_tolerance="0", name="Kept"), **HTMX
+    )
+    assert r.status_code == 400
+    html = r.content.decode()
+    assert "Some fields need a look: nothing was saved." in html
+    assert "Ensure this value is greater than or equal to 1." in html
+    assert 'value="Kept"' in html
+    assert Tournament.objects.get(pk=tournament.pk).name == "Friday 50"
+
+
+def test_a_level_the_structure_does_not_have_is_named(tournament, director):
+    r = _client(director).post(_url(tournament), _posted(tournament, rebuy_level="9"))
+    assert r.status_code == 400
+    assert '<span class="field-error">The structure has no level 9.</span>' in r.content.decode()
+
+
+def test_saving_nothing_says_so(tournament, director):
+    r = _client(director).post(_url(tournament), _posted(tournament))
+    assert r.status_code == 400
+    assert tournament_settings.MSG_NOTHING_CHANGED in r.content.decode()
+
+
+def test_time_zone_is_edited_on_the_settings_page(tournament, director):
+    r = _client(director).post(_url(tournament), _posted(tournament, time_zone="Asia/Tokyo"))
+    assert r.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.time_zone == "Asia/Tokyo"

@@ -1,0 +1,498 @@
+"""Editing a tournament's settings after it was created (issue 31, item 6): the dashboard's
+settings page turned into one call of ``tournament_settings_update``, recorded as a
+``settings_changed`` Event, undone and redone by the general undo (tourney/undo.py).
+
+Readings of the issue where it is silent (refusals change nothing and say how to go on):
+
+- Money, windows and rule settings are those of the setup form (tourney/setup.py): money in
+  currency units, late registration and rebuys "until the end of level N", the add-on "at
+  break N", payouts in percent per place (``money.payouts_set`` does that part, so its own
+  checks apply: not after a deal, not more places than entries once frozen).
+- What every entry already paid or received stays equal for all: the buy-in, the fee and the
+  starting stack change only before the first entry; a rebuy's or an add-on's price, fee and
+  chips only before the first rebuy or add-on. Seats per table change only before anyone is
+  seated (the open tables get the new size; tables are opened and closed on the floor).
+- A window cannot be moved into the past (RULES 4.4): late registration and rebuys cannot end
+  at a level that is already over, the add-on cannot be at a break already over. Once
+  registration (or the rebuy period) is closed it stays closed: the prizes froze when it
+  closed (RULES 8.2); late registration's end and the re-entries no longer change.
+- Fewer re-entries than a player already made is allowed: it holds from now on (nobody's
+  entry is taken back); the number of re-entries already made is not a reason to refuse.
+- The rule settings (tolerance, redraws, chip race, opening tables, names on the display,
+  time zone) apply from the next action on; nothing already done is redone.
+- Seating at registration switches only before the first entry (entries would otherwise be
+  half seated, half waiting for a draw).
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+
+from django.db.models import Max
+
+from tables.models import Seat, Table
+from tourney import money
+from tourney.engine.errors import DomainError
+from tourney.journal import current as journal_current
+from tourney.models import Entry, Tournament
+from tourney.services import clock_index, record_event, structure_items, tournament_action
+
+MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
+MSG_UNKNOWN_SETTING = "{field} is not a setting that can be edited."
+MSG_FINISHED = "The tournament is finished: its settings can no longer change."
+MSG_NAME = "Give the tournament a name (120 characters at most)."
+MSG_PAID_ALREADY = (
+    "{label} cannot change: {n} entries have already bought in at the current one. "
+    "Keep it, or undo those registrations first."
+)
+MSG_SEATED_ALREADY = (
+    "Seats per table cannot change: {n} players are already seated. Open or close tables "
+    "on the floor instead."
+)
+MSG_SEATS_UNAVAILABLE = (
+    "Seats per table cannot be {n}: table {table} has seat {seat} marked unavailable. "
+    "Make that seat available first."
+)
+MSG_DRAW_AFTER_ENTRIES = (
+    "Seating at registration cannot be switched: {n} players have registered already."
+)
+MSG_REGISTRATION_CLOSED = (
+    "Registration is already closed, so late registration and re-entries can no longer "
+    "change (the prizes were fixed when it closed)."
+)
+MSG_LEVEL_OVER = (
+    "{what} cannot end at level {level}: that level is already over (the clock is at {now}). "
+    "Choose level {next} or later."
+)
+MSG_REBUYS_CLOSED = "The rebuy period is already closed, so it can no longer change."
+MSG_BREAK_OVER = (
+    "The add-on cannot be at break {n}: that break is already over. Choose a later break."
+)
+MSG_TAKEN_ALREADY = (
+    "The {what} price, fee and chips cannot change: {n} {what}s were already taken. "
+    "Keep them as they are."
+)
+MSG_FEE_NEEDS_PRICE = "A {what} fee needs a {what} price (the fee is taken on top of it)."
+MSG_FROZEN = (
+    "The prizes are already fixed (registration closed), so the guarantee and added money "
+    "can no longer change."
+)
+MSG_BAD_ZONE = 'Unknown time zone "{zone}": pick one from the list (e.g. Europe/Paris).'
+MSG_BAD_VALUE = "{label}: {hint}"
+
+# model field -> what a person calls it (messages, the log)
+LABELS = {
+    "name": "Name",
+    "seats_per_table": "Seats per table",
+    "starting_stack": "Starting stack",
+    "buy_in": "Buy-in",
+    "fee": "Fee",
+    "guarantee": "Guarantee",
+    "added_money": "Added money",
+    "late_reg_until": "Late registration",
+    "reentries_allowed": "Re-entries per player",
+    "rebuy_until": "Rebuys",
+    "rebuy_price": "Rebuy price",
+    "rebuy_fee": "Rebuy fee",
+    "rebuy_chips": "Rebuy chips",
+    "addon_at": "Add-on",
+    "addon_price": "Add-on price",
+    "addon_fee": "Add-on fee",
+    "addon_chips": "Add-on chips",
+    "balance_tolerance": "Balance tolerance",
+    "redraw_at_three": "Redraw at three tables",
+    "redraw_at_two": "Redraw at two tables",
+    "redraw_at_one": "Redraw at the final table",
+    "race_threshold": "Chip race extra chip",
+    "auto_open_tables": "Open tables when full",
+    "draw_at_registration": "Seat at registration",
+    "public_names": "Names on the display",
+    "time_zone": "Time zone",
+    "payout_percentages": "Payouts",
+    "rounding_unit": "Round prizes to",
+}
+# Fields written on the tournament row by this service (the payout table and the rounding
+# unit go through ``money.payouts_set``).
+ROW_FIELDS = tuple(f for f in LABELS if f not in ("payout_percentages", "rounding_unit"))
+MONEY = ("buy_in", "fee", "guarantee", "added_money", "rebuy_price", "rebuy_fee", "addon_price")
+MONEY += ("addon_fee",)
+COUNTS = {  # field -> (least, most)
+    "seats_per_table": (2, 12),
+    "starting_stack": (1, 10**9),
+    "reentries_allowed": (0, 50),
+    "rebuy_chips": (0, 10**9),
+    "addon_chips": (0, 10**9),
+    "balance_tolerance": (1, 9),
+}
+FLAGS = (
+    "redraw_at_three",
+    "redraw_at_two",
+    "redraw_at_one",
+    "auto_open_tables",
+    "draw_at_registration",
+)
+CHOICES = {
+    "race_threshold": set(Tournament.Threshold.values),
+    "public_names": set(Tournament.NameStyle.values),
+}
+WINDOWS = ("late_reg_until", "rebuy_until", "addon_at")
+
+
+def _refuse(code: str, msg: str, field: str, status: int = 409) -> DomainError:
+    return DomainError(code, msg, status=status, fields={field: msg})
+
+
+def _check_shape(field: str, value: Any) -> None:
+    """Types and bounds (the form checks them too; a redo or a script may not)."""
+    label = LABELS[field]
+    ok = True
+    if field == "name":
+        ok = isinstance(value, str) and 0 < len(value.strip()) <= 120
+        if not ok:
+            raise _refuse("bad_input", MSG_NAME, field, 400)
+    elif field in MONEY:
+        ok = type(value) is int and 0 <= value <= 10**13
+        hint = "an amount of zero or more"
+    elif field in COUNTS:
+        lo, hi = COUNTS[field]
+        ok = (value is None and field == "balance_tolerance") or (
+            type(value) is int and lo <= value <= hi
+        )
+        hint = f"a whole number from {lo} to {hi}"
+    elif field in FLAGS:
+        ok = type(value) is bool
+        hint = "on or off"
+    elif field in CHOICES:
+        ok = value in CHOICES[field]
+        hint = "one of " + ", ".join(sorted(CHOICES[field]))
+    elif field in WINDOWS:
+        ok = value is None or (type(value) is int and 0 <= value < 10**4)
+        hint = "a level of the structure, or empty"
+    elif field == "time_zone":
+        try:
+            ok = isinstance(value, str) and bool(value) and bool(zoneinfo.ZoneInfo(value))
+        except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+            ok = False
+        if not ok:
+            raise _refuse("bad_input", MSG_BAD_ZONE.format(zone=value), field, 400)
+    if not ok:
+        raise _refuse("bad_input", MSG_BAD_VALUE.format(label=label, hint=hint), field, 400)
+
+
+def _where(items, index: int) -> str:
+    """ "level 3" or "break 1": the item the clock is in, as the display names it."""
+    kind = items[index].kind
+    return f"{kind} {sum(1 for it in items[: index + 1] if it.kind == kind)}"
+
+
+def _level_number(items, index: int) -> int:
+    return sum(1 for it in items[: index + 1] if it.kind == "level") or 1
+
+
+def _check_state(t: Tournament, changes: dict[str, Any]) -> None:
+    """Refuse what no longer makes sense (see the module's docstring)."""
+    entries = Entry.objects.filter(tournament=t).count() if changes else 0
+    for field in ("buy_in", "fee", "starting_stack"):
+        if field in changes and entries:
+            msg = MSG_PAID_ALREADY.format(label=LABELS[field], n=entries)
+            raise _refuse("settings_locked", msg, field)
+    if "draw_at_registration" in changes and entries:
+        msg = MSG_DRAW_AFTER_ENTRIES.format(n=entries)
+        raise _refuse("settings_locked", msg, "draw_at_registration")
+    if "seats_per_table" in changes:
+        seated = Seat.objects.filter(tournament=t).count()
+        if seated:
+            msg = MSG_SEATED_ALREADY.format(n=seated)
+            raise _refuse("settings_locked", msg, "seats_per_table")
+        n = changes["seats_per_table"]
+        for table in Table.objects.filter(tournament=t, status=Table.Status.OPEN):
+            high = [s for s in table.unavailable_seats or () if s > n]
+            if high:
+                msg = MSG_SEATS_UNAVAILABLE.format(n=n, table=table.number, seat=min(high))
+                raise _refuse("settings_locked", msg, "seats_per_table")
+    if ("late_reg_until" in changes or "reentries_allowed" in changes) and (
+        not t.registration_open
+    ):
+        field = "late_reg_until" if "late_reg_until" in changes else "reentries_allowed"
+        raise _refuse("registration_closed", MSG_REGISTRATION_CLOSED, field)
+    if "rebuy_until" in changes and not t.rebuys_open:
+        raise _refuse("rebuys_closed", MSG_REBUYS_CLOSED, "rebuy_until")
+    if ("guarantee" in changes or "added_money" in changes) and t.frozen_prizes is not None:
+        field = "guarantee" if "guarantee" in changes else "added_money"
+        raise _refuse("prizes_frozen", MSG_FROZEN, field)
+    now = clock_index(t) if t.clock_started else None
+    if now is not None:
+        items = structure_items(t)
+        for field, what in (("late_reg_until", "Late registration"), ("rebuy_until", "Rebuys")):
+            value = changes.get(field)
+            if field in changes and value is not None and money.window_passed(value, now):
+                msg = MSG_LEVEL_OVER.format(
+                    what=what,
+                    level=_level_number(items, value),
+                    now=_where(items, now),
+                    next=_level_number(items, now) + (items[now].kind == "break"),
+                )
+                raise _refuse("window_passed", msg, field)
+        value = changes.get("addon_at")
+        if "addon_at" in changes and value is not None and value < now:
+            number = sum(1 for it in items[: value + 1] if it.kind == "break")
+            raise _refuse("window_passed", MSG_BREAK_OVER.format(n=number), "addon_at")
+    for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
+        fields = [f"{what}_price", f"{what}_fee", f"{what}_chips"]
+        if any(f in changes for f in fields):
+            counter = "rebuys" if what == "rebuy" else "addons"
+            taken = Entry.objects.filter(tournament=t).aggregate(n=Max(counter))["n"] or 0
+            if taken:
+                n = sum(Entry.objects.filter(tournament=t).values_list(counter, flat=True))
+                field = next(f for f in fields if f in changes)
+                raise _refuse("settings_locked", MSG_TAKEN_ALREADY.format(what=label, n=n), field)
+        price = changes.get(f"{what}_price", getattr(t, f"{what}_price"))
+        fee = changes.get(f"{what}_fee", getattr(t, f"{what}_fee"))
+        if fee and not price:
+            msg = MSG_FEE_NEEDS_PRICE.format(what=label)
+            raise _refuse("bad_input", msg, f"{what}_fee", 400)
+
+
+def tournament_settings_update(
+    *, tournament_id: int, changes: dict[str, Any], actor=None
+) -> dict[str, list]:
+    """Change some of a tournament's settings at once (model field -> new value; the payout
+    table as ``payout_percentages``, basis points best first, [] for the default table; the
+    rounding unit as ``rounding_unit``). All or nothing. Returns {field: [before, after]} of
+    what changed; values equal to the current ones are left out, and nothing changed at all
+    is refused. Recorded as one ``settings_changed`` Event, undone by the general undo."""
+    if not isinstance(changes, dict):
+        changes = {}
+    for field in changes:
+        if field not in LABELS:
+            msg = MSG_UNKNOWN_SETTING.format(field=field)
+            raise DomainError("bad_input", msg, fields={str(field): msg})
+    changes = {
+        f: (v.strip() if f == "name" and isinstance(v, str) else v) for f, v in changes.items()
+    }
+    for field, value in changes.items():
+        if field in ROW_FIELDS:
+            _check_shape(field, value)
+    call = {"service": "tournament_settings_update", "kwargs": {"changes": changes}}
+    with tournament_action(tournament_id, call=call) as t:
+        if t.status == Tournament.Status.FINISHED:
+            raise DomainError("tournament_finished", MSG_FINISHED, status=409)
+        row = {f: v for f, v in changes.items() if f in ROW_FIELDS and getattr(t, f) != v}
+        done: dict[str, list] = {f: [getattr(t, f), v] for f, v in row.items()}
+        table = changes.get("payout_percentages", ...)
+        if table is not ... and list(table or []) == list(t.payout_percentages or []):
+            table = ...
+        rounding = changes.get("rounding_unit")
+        if rounding == t.rounding_unit:
+            rounding = None
+        if not row and table is ... and rounding is None:
+            raise DomainError("nothing_changed", MSG_NOTHING_CHANGED, status=400)
+        _check_state(t, row)
+        if table is not ... or rounding is not None:
+            before_table, before_unit = t.payout_percentages, t.rounding_unit
+            money.payouts_set(
+                tournament_id=t.pk,
+                percentages=None if table is ... else list(table or []),
+                rounding_unit=rounding,
+                actor=actor,
+            )
+            t.refresh_from_db(fields=["payout_percentages", "rounding_unit", "frozen_prizes"])
+            if table is not ...:
+                done["payout_percentages"] = [before_table, t.payout_percentages]
+            if rounding is not None:
+                done["rounding_unit"] = [before_unit, t.rounding_unit]
+        if row:
+            j = journal_current()
+            j.note_tournament(fields=list(row))
+            if "seats_per_table" in row:
+                # The open tables take the new size (nobody sits yet: checked above).
+                tables = Table.objects.filter(tournament=t, status=Table.Status.OPEN)
+                for pk, seats in tables.values_list("pk", "seats"):
+                    j.tables.setdefault(pk, {}).setdefault("seats", seats)
+                tables.update(seats=row["seats_per_table"])
+            for f, v in row.items():
+                setattr(t, f, v)
+            Tournament.objects.filter(pk=t.pk).update(**row)
+        record_event(
+            t, "settings_changed", {"changes": done, "summary": summary_of(t, done)}, actor
+        )
+    return done
+
+
+def summary_of(t: Tournament, done: dict[str, list]) -> str:
+    """What changed, in words for the log: "Late registration: end of level 6 → end of
+    level 8; Re-entries per player: 1 → 2"."""
+    items = structure_items(t)
+
+    def shown(field: str, v: Any) -> str:
+        if v is None:
+            return {"late_reg_until": "until closed", "balance_tolerance": "by the rules"}.get(
+                field, "none"
+            )
+        if field in ("late_reg_until", "rebuy_until"):
+            return f"end of level {_level_number(items, v)}"
+        if field == "addon_at":
+            return f"break {sum(1 for it in items[: v + 1] if it.kind == 'break')}"
+        if field in MONEY or field == "rounding_unit":
+            return f"{v // 100:,}.{v % 100:02d}"
+        if field == "payout_percentages":
+            return " ".join(f"{p / 100:g}" for p in v) + " %"
+        if isinstance(v, bool):
+            return "on" if v else "off"
+        return str(v)
+
+    return "; ".join(f"{LABELS[f]}: {shown(f, a)} → {shown(f, b)}" for f, (a, b) in done.items())
+
+
+# ---------------------------------------------------------------- the settings form
+
+# The setup form's fields that stay editable, with their setup names (tourney/setup.py).
+FORM_FIELDS = (
+    "name",
+    "seats_per_table",
+    "starting_stack",
+    "buy_in",
+    "fee",
+    "guarantee",
+    "added_money",
+    "rounding",
+    "payouts",
+    "late_reg_level",
+    "reentries",
+    "rebuy_level",
+    "rebuy_price",
+    "rebuy_fee",
+    "rebuy_chips",
+    "addon_break",
+    "addon_price",
+    "addon_fee",
+    "addon_chips",
+    "balance_tolerance",
+    "race_threshold",
+    "public_names",
+    "time_zone",
+    "redraw_at_three",
+    "redraw_at_two",
+    "redraw_at_one",
+    "auto_open_tables",
+    "draw_at_registration",
+)
+# form field -> model field, where the names differ (a service's message finds its field)
+FORM_TO_MODEL = {
+    "rounding": "rounding_unit",
+    "payouts": "payout_percentages",
+    "late_reg_level": "late_reg_until",
+    "reentries": "reentries_allowed",
+    "rebuy_level": "rebuy_until",
+    "addon_break": "addon_at",
+}
+MODEL_TO_FORM = {v: k for k, v in FORM_TO_MODEL.items()}
+
+
+def _settings_form_class():
+    import copy
+
+    from django import forms
+
+    from tourney.setup import SetupForm
+
+    fields = {name: copy.deepcopy(SetupForm.base_fields[name]) for name in FORM_FIELDS}
+    fields["starting_stack"].initial = None
+    return type("SettingsForm", (forms.Form,), fields)
+
+
+SettingsForm = _settings_form_class()
+
+
+def settings_initial(t: Tournament) -> dict[str, Any]:
+    """The settings form filled in from the tournament as it is now."""
+    from django.conf import settings as django_settings
+
+    from tourney import setup
+
+    items = structure_items(t)
+
+    def cash(v: int) -> str:
+        return f"{v / 100:.2f}".removesuffix(".00")
+
+    table = t.payout_percentages
+    return {
+        "name": t.name,
+        "seats_per_table": t.seats_per_table,
+        "starting_stack": t.starting_stack,
+        "buy_in": cash(t.buy_in),
+        "fee": cash(t.fee),
+        "guarantee": cash(t.guarantee),
+        "added_money": cash(t.added_money),
+        "rounding": cash(t.rounding_unit),
+        "payouts": " ".join(f"{p / 100:g}" for p in table) if table else "",
+        "late_reg_level": setup.level_number_of(items, t.late_reg_until),
+        "reentries": t.reentries_allowed,
+        "rebuy_level": setup.level_number_of(items, t.rebuy_until),
+        "rebuy_price": cash(t.rebuy_price) if t.rebuy_price else "",
+        "rebuy_fee": cash(t.rebuy_fee) if t.rebuy_fee else "",
+        "rebuy_chips": t.rebuy_chips or None,
+        "addon_break": setup.break_number_of(items, t.addon_at),
+        "addon_price": cash(t.addon_price) if t.addon_price else "",
+        "addon_fee": cash(t.addon_fee) if t.addon_fee else "",
+        "addon_chips": t.addon_chips or None,
+        "balance_tolerance": t.balance_tolerance,
+        "race_threshold": t.race_threshold,
+        "public_names": t.public_names,
+        "time_zone": t.time_zone or django_settings.TIME_ZONE,
+        "redraw_at_three": t.redraw_at_three,
+        "redraw_at_two": t.redraw_at_two,
+        "redraw_at_one": t.redraw_at_one,
+        "auto_open_tables": t.auto_open_tables,
+        "draw_at_registration": t.draw_at_registration,
+    }
+
+
+def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
+    """The cleaned settings form → ``tournament_settings_update``'s ``changes``: only what
+    differs from the tournament now. Raises DomainError naming the form's field."""
+    from tourney import setup
+
+    items = structure_items(t)
+
+    def index(fn, number, field):
+        try:
+            return fn(items, number)
+        except DomainError as exc:
+            raise DomainError(exc.code, exc.message, fields={field: exc.message}) from None
+
+    wanted: dict[str, Any] = {
+        "name": data["name"].strip(),
+        "seats_per_table": data["seats_per_table"],
+        "starting_stack": data["starting_stack"],
+        "late_reg_until": index(
+            setup.item_index_of_level, data.get("late_reg_level"), "late_reg_level"
+        ),
+        "reentries_allowed": data.get("reentries") or 0,
+        "rebuy_until": index(setup.item_index_of_level, data.get("rebuy_level"), "rebuy_level"),
+        "rebuy_chips": data.get("rebuy_chips") or 0,
+        "addon_at": index(setup.item_index_of_break, data.get("addon_break"), "addon_break"),
+        "addon_chips": data.get("addon_chips") or 0,
+        "balance_tolerance": data.get("balance_tolerance"),
+        "race_threshold": data["race_threshold"],
+        "public_names": data["public_names"],
+        "time_zone": data.get("time_zone") or t.time_zone,
+    }
+    for field in MONEY:
+        wanted[field] = setup.parse_money(data.get(field), field)
+    for field in FLAGS:
+        wanted[field] = bool(data.get(field))
+    changes = {f: v for f, v in wanted.items() if getattr(t, f) != v}
+    if "time_zone" in changes and not t.time_zone:
+        from django.conf import settings as django_settings
+
+        if wanted["time_zone"] == django_settings.TIME_ZONE:
+            del changes["time_zone"]  # the server's zone, shown as the default: no change
+    rounding = setup.parse_money(data.get("rounding"), "rounding") or 100
+    if rounding != t.rounding_unit:
+        changes["rounding_unit"] = rounding
+    table = setup.parse_payouts(data.get("payouts") or "") or []
+    if table != list(t.payout_percentages or []):
+        changes["payout_percentages"] = table
+    return changes
