@@ -4,6 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The web port: `make run PORT=8080`. Exported, so the demo prints the URLs of the port the
+# Procfile's web process serves (honcho hands the first process $PORT).
+PORT ?= 8000
+export PORT
 
 .PHONY: run test setup migrate demo lint format contract clean bench
 
@@ -24,8 +28,8 @@ demo: migrate
 	$(PY) manage.py demo
 
 run: demo
-	@echo "Starting web (http://127.0.0.1:8000), Celery worker and beat. Ctrl-C stops all."
-	$(VENV)/bin/honcho start -f Procfile
+	@echo "Starting web (http://127.0.0.1:$(PORT)), Celery worker and beat. Ctrl-C stops all."
+	$(VENV)/bin/honcho start -f Procfile -p $(PORT)
 
 # Two test processes by default (pytest-xdist; TEST_JOBS=0 runs in one), a test file a process
 # (--dist loadfile): the tests that start a Celery worker, all in tests/tasks/test_worker.py, run

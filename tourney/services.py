@@ -57,7 +57,19 @@ MSG_NAME_CONTROL = "The name holds control characters; type it again."
 MSG_PLAYER_STILL_IN = "This player already has an entry in play."
 MSG_REGISTRATION_CLOSED = "Registration is closed."
 MSG_TOURNAMENT_FINISHED = "The tournament is finished."
+MSG_REGISTER_FINISHED = (
+    "The tournament is over: one player is left, so nobody can register any more. "
+    "Undo the last elimination on the dashboard if it was a mistake."
+)
 MSG_NO_BUSTS = "List at least one entry."
+MSG_STACKS_NEEDED = (
+    "Several players are out in this hand: give each one's stack at the start of the hand "
+    "(the bigger stack finishes higher)."
+)
+MSG_STACK_IN_H4H = (
+    "Hand for hand is on: give the player's stack at the start of the hand (every bust of "
+    "the round is ordered by it)."
+)
 MSG_TOO_MANY_TABLES = "At most 1,000 tables."
 MSG_LEVELS_CHANGE_STARTED = "The structure cannot be replaced once the clock has started."
 
@@ -649,7 +661,7 @@ def entry_register(
     }
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
-            raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
+            raise DomainError("tournament_finished", MSG_REGISTER_FINISHED, status=409)
         closed = not t.registration_open or (
             # RULES 4.4, from the clock itself: shut even before beat announces the level
             t.late_reg_until is not None and t.clock_started and clock_index(t) > t.late_reg_until
@@ -792,6 +804,23 @@ PLACES_SETTLE_SQL = (
 )
 
 
+def places_provisional(t: Tournament, now: datetime | None = None) -> bool:
+    """Whether the places of the players out can still change without an undo (docs/rules.md
+    7.6, 7.7): while late entries, re-entries and alternates can still come (registration
+    open and its last level not passed, RULES 4.4) each new entry moves them one place down;
+    in hand-for-hand play a later bust of the same round shares the round's places anew
+    (RULES 7.3). Once the tournament is over, nothing can come."""
+    if t.status == Tournament.Status.FINISHED:
+        return False
+    if t.hand_for_hand:
+        return True
+    if not t.registration_open:
+        return False
+    return not (
+        t.late_reg_until is not None and t.clock_started and clock_index(t, now) > t.late_reg_until
+    )
+
+
 def places_settle(t: Tournament) -> None:
     """Write ``place_lag`` into the busted entries' places and set it to 0 (the places
     themselves do not change). Undo moves them back (``journal.shift_places``)."""
@@ -810,7 +839,15 @@ def elimination_record(
     *, tournament_id: int, busts: Sequence[tuple[int, int]], actor=None
 ) -> dict[str, Any]:
     """Players broke in one hand, with their stacks at the start of it (RULES 7.1–7.3):
-    places, then the breaks, redraws and balancing moves this causes (RULES 3), at once."""
+    places, then the breaks, redraws and balancing moves this causes (RULES 3), at once.
+
+    Places (docs/rules.md 7.5–7.7): the players still in before the hand are every entry not
+    out, seated or waiting on the alternate list (an alternate has bought in and holds a
+    starting stack); the ``k`` players out take the ``k`` places just above them. Places count
+    from the bottom of the whole field, so while entries can still come (``places_provisional``)
+    each new entry moves every player already out one place down (``place_lag``); the answer
+    says ``provisional`` then, and once registration closes the places are final: every entry
+    ends with a place 1..N of its own (ties aside) in bust order."""
     from tables.models import Seat, Table
     from tables.services import (
         SUMMARY_COLUMNS,
@@ -827,10 +864,22 @@ def elimination_record(
     ids = [b[0] for b in busts]
     if len(set(ids)) != len(ids):
         raise DomainError("bad_input", MSG_DUPLICATE_ENTRY, fields={"entries": MSG_DUPLICATE_ENTRY})
+    # RULES 7.1: the starting stacks only order players out in the same hand; one player
+    # alone needs none (stored as unknown).
+    stackless = [eid for eid, stack in busts if stack is None]
+    if stackless and len(busts) > 1:
+        raise DomainError(
+            "bad_input",
+            MSG_STACKS_NEEDED,
+            fields={"entries": MSG_STACKS_NEEDED, "id": stackless[0]},
+        )
     call = {"service": "elimination_record", "kwargs": {"busts": [list(b) for b in busts]}}
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
+        if stackless and t.hand_for_hand:
+            # RULES 7.3: every bust of a hand-for-hand round counts as one hand.
+            raise DomainError("bad_input", MSG_STACK_IN_H4H, fields={"entries": MSG_STACK_IN_H4H})
         # The entries with their seats and tables, and the open tables in totals, in one
         # read. Every seated entry sits at an open table, and each table's count is kept by
         # the seat triggers: the totals give the players still in, and whether anything is
@@ -871,22 +920,32 @@ def elimination_record(
         summary = summary_of(found[0][1][5:], {x[1]: x[4] for _, x in found if x[0] is not None})
         waiting = summary.waiting if summary.tables else None
         seated_now = summary.players
+        if len(ids) >= seated_now:  # even with alternates waiting, a hand has a winner
+            raise DomainError(
+                "no_winner",
+                places_engine.MSG_NO_WINNER,
+                fields={"busted": len(ids), "players_before": seated_now},
+                status=409,
+            )
+        # RULES 7.1 (docs/rules.md 7.5): the players still in are the seated ones and the
+        # alternates waiting for a seat: they are entries, and finish above this hand's busts.
+        still_in = seated_now + (waiting or 0)
         # Busted places are stored less ``place_lag`` (RULES 7.1 during late registration):
         # written into the rows first when this hand's could drop below 1 or end the day,
         # and in hand-for-hand play, where the round's earlier busts are placed anew.
-        if t.place_lag and (t.hand_for_hand or seated_now - len(ids) <= max(t.place_lag, 1)):
+        if t.place_lag and (t.hand_for_hand or still_in - len(ids) <= max(t.place_lag, 1)):
             places_settle(t)
         lag = t.place_lag
         busts_all = [
             places_engine.Bust(
                 entry=eid,
-                starting_stack=stack,
+                starting_stack=1 if stack is None else stack,  # alone in its hand
                 table=where.get(eid, (0, 0))[0],
                 seat=where.get(eid, (0, 0))[1],
             )
             for eid, stack in busts
         ]
-        players_before = seated_now
+        players_before = still_in
         earlier: list[Entry] = []
         if t.hand_for_hand:
             # RULES 7.3: every bust of this hand-for-hand round counts as one hand.
@@ -965,7 +1024,7 @@ def elimination_record(
             result = nothing_to_rebalance(t)
             event.payload = _elimination_payload(busts, placed, before_rows, result, None)
             _write_busts(t, event, ids, bust_rows, counters=j.seal(event))
-            return _elimination_answer(placed, entries, result, None)
+            return _elimination_answer(placed, entries, result, None, places_provisional(t))
         _write_busts(t, event, ids, bust_rows)
         for e in earlier:  # the round's earlier busts share the places anew (RULES 7.3)
             p = by_entry[e.pk]
@@ -1017,7 +1076,8 @@ def elimination_record(
             else:
                 prizes_assign(t)
         event_payload_set(event, _elimination_payload(busts, placed, before_rows, result, winner))
-    return _elimination_answer(placed, entries, result, winner)
+        provisional = places_provisional(t)
+    return _elimination_answer(placed, entries, result, winner, provisional)
 
 
 def tournament_end(t: Tournament, *, now: datetime) -> None:
@@ -1050,7 +1110,7 @@ def _elimination_payload(busts, placed, before_rows, result, winner) -> dict[str
     }
 
 
-def _elimination_answer(placed, entries, result, winner) -> dict[str, Any]:
+def _elimination_answer(placed, entries, result, winner, provisional) -> dict[str, Any]:
     return {
         "places": [
             {"entry": p.entry, "place": p.place, "place_to": p.place_to}
@@ -1059,6 +1119,8 @@ def _elimination_answer(placed, entries, result, winner) -> dict[str, Any]:
         ],
         "moves": result["moves"],
         "winner": winner.pk if winner else None,
+        # docs/rules.md 7.6: the places may still move down (entries can still come)
+        "provisional": provisional,
     }
 
 

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from tourney.api import api
 from tourney.views import money as money_views
@@ -8,7 +10,13 @@ from tourney.views import pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    # Browsers ask for /favicon.ico where a page names no icon (a CSV, a JSON): no 404 noise.
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=static("img/favicon.svg"), permanent=True),
+        name="favicon",
+    ),
+    path("login/", pages.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),

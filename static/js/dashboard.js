@@ -35,34 +35,73 @@
     if (v) known = v;
   });
 
-  // -- panel refreshes never get in the way of an action.
-  // A panel refreshes itself on the change event (hx-sync="this:replace": a newer refresh
-  // replaces an older one, so none ever waits in htmx's queue). An action inside the panel
-  // (a form, a filter) syncs on the panel too and replaces a refresh in flight. While such a
-  // request is in flight the panel's own refresh is skipped: the action's response renders
-  // the panel. Without this, a refresh queued behind another could swap the panel while the
-  // action waited behind it, and htmx dropped the action with its removed form: a lost pause.
+  // -- panel refreshes never get in the way of an action, and nothing is ever aborted.
+  // A panel refreshes itself on the change event. Nothing syncs on the panel with htmx's
+  // hx-sync "replace": its aborts log htmx:sendAbort errors in the console (issue 31) and an
+  // aborted action may still have been done on the server. Instead:
+  //  - one refresh of a panel at a time: a change while one is in flight asks for one more
+  //    after it (the newest state), never two at once, never an abort;
+  //  - while an action inside the panel (a form, a filter) is in flight, the panel does not
+  //    refresh and a refresh already in flight does not swap: the action's response renders
+  //    the panel (a refresh swapped first would remove the form and lose its response);
+  //  - a response whose panel is no longer in the page is not swapped.
   var PANEL = '[hx-trigger^="tourney-changed"]';
   var busy = typeof WeakMap === "function" ? new WeakMap() : null;
+  var refreshing = typeof WeakMap === "function" ? new WeakMap() : null;
+  var refreshOf = typeof WeakMap === "function" ? new WeakMap() : null;  // xhr → its panel
 
   function panelOf(elt) {
     var panel = elt && elt.closest ? elt.closest(PANEL) : null;
     return panel && panel !== elt ? panel : null;  // requests of the panel itself: refreshes
   }
 
+  function isPanel(elt) {
+    return !!(elt && elt.matches && elt.matches(PANEL));
+  }
+
+  function refreshAgain(old) {
+    var panel = old.id ? document.getElementById(old.id) : null;
+    if (!panel || !isPanel(panel) || !window.htmx) return;
+    window.htmx.ajax("GET", panel.getAttribute("hx-get"), { source: panel, target: panel, swap: "outerHTML" });
+  }
+
   if (busy) {
     document.body.addEventListener("htmx:confirm", function (evt) {
       var elt = evt.detail && evt.detail.elt;
-      if (elt && elt.matches && elt.matches(PANEL) && (busy.get(elt) || 0) > 0) evt.preventDefault();
+      if (!isPanel(elt)) return;
+      if ((busy.get(elt) || 0) > 0) { evt.preventDefault(); return; }
+      var state = refreshing.get(elt);
+      if (state) { evt.preventDefault(); state.again = true; }
     });
     document.body.addEventListener("htmx:beforeRequest", function (evt) {
-      var panel = panelOf(evt.detail && evt.detail.elt);
+      var elt = evt.detail && evt.detail.elt;
+      if (isPanel(elt)) {
+        refreshing.set(elt, { again: false });
+        if (evt.detail.xhr) refreshOf.set(evt.detail.xhr, elt);
+        return;
+      }
+      var panel = panelOf(elt);
       if (panel) busy.set(panel, (busy.get(panel) || 0) + 1);
     });
-    // The action's element is still in the page when its request failed or was aborted; when
-    // its response replaced the panel, the old panel (and its count) is gone with it.
+    document.body.addEventListener("htmx:beforeSwap", function (evt) {
+      var d = evt.detail || {};
+      var target = d.target;
+      if (target && !document.body.contains(target)) { d.shouldSwap = false; return; }
+      var panel = d.xhr ? refreshOf.get(d.xhr) : null;  // a refresh (not an action's answer)
+      if (panel && (busy.get(panel) || 0) > 0) d.shouldSwap = false;
+    });
+    // The action's element is still in the page when its request failed; when its response
+    // replaced the panel, the old panel (and its count) is gone with it.
     document.body.addEventListener("htmx:afterRequest", function (evt) {
-      var panel = panelOf(evt.detail && evt.detail.elt);
+      var elt = evt.detail && evt.detail.elt;
+      var refreshed = evt.detail && evt.detail.xhr ? refreshOf.get(evt.detail.xhr) : null;
+      if (refreshed) {  // after a swap htmx names another element here: the xhr tells
+        var state = refreshing.get(refreshed);
+        refreshing.delete(refreshed);
+        if (state && state.again) setTimeout(function () { refreshAgain(refreshed); }, 0);
+        return;
+      }
+      var panel = panelOf(elt);
       if (panel && busy.get(panel)) busy.set(panel, busy.get(panel) - 1);
     });
   }

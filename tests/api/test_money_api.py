@@ -287,10 +287,10 @@ def test_deal_quote_and_record_then_results_show_the_deal(
     )
     assert csv_rows[0][-1] == "deal"
     assert [(r[0], r[4], r[5]) for r in csv_rows[1:5]] == [
-        ("1", "32700", "yes"),
-        ("2", "28100", "yes"),
-        ("3", "25100", "yes"),
-        ("4", "14100", ""),
+        ("1", "327.00", "yes"),
+        ("2", "281.00", "yes"),
+        ("3", "251.00", "yes"),
+        ("4", "141.00", ""),
     ]
 
 
@@ -411,9 +411,9 @@ def test_results_csv_lists_finishers_best_first(seated_tournament, director, des
     # entry_number: the ticket number (the API's "entry" is the row id, not this)
     assert rows[0] == ["place", "place_to", "name", "entry_number", "prize", "deal"]
     assert rows[1:] == [
-        ["18", "18", "Player 18", "18", "0", ""],
-        ["19", "19", "Player 19", "19", "0", ""],
-        ["20", "20", "'=HYPERLINK(1)", "20", "0", ""],
+        ["18", "18", "Player 18", "18", "0.00", ""],
+        ["19", "19", "Player 19", "19", "0.00", ""],
+        ["20", "20", "'=HYPERLINK(1)", "20", "0.00", ""],
     ]
 
 

@@ -91,7 +91,7 @@ def test_director_runs_a_tournament_from_the_dashboard(page, live_url, director,
         page.fill(f"input[name=table_{n}]", "1")
         page.fill(f"input[name=seat_{n}]", str(seat.number))
         page.fill(f"input[name=stack_{n}]", stack)
-    page.click("#eliminations button:has-text('Check players')")
+    page.click("#eliminations button:has-text('Bust…')")
     page.locator("#eliminations .confirm-bust", has_text=seats[0].entry.player.name).wait_for()
     screenshot(page, "dashboard-bust-check")
     page.click("#eliminations button:has-text('Confirm 2 out')")

@@ -408,9 +408,14 @@ def test_a_tie_shows_both_places(td, seated_tournament):
         (
             {"table_1": "1", "seat_1": "", "stack_1": "500"},
             400,
-            "Row 1: give the table, the seat and the starting stack.",
+            "Row 1: give the table and the seat.",
         ),
-        ({}, 400, "Give the table, seat and starting stack of at least one player."),
+        ({}, 400, "Give the table and seat of at least one player who is out."),
+        (  # RULES 7.1: two out in one hand are ordered by their starting stacks
+            {"table_1": "1", "seat_1": "1", "stack_1": "500", "table_2": "1", "seat_2": "2"},
+            400,
+            "Row 2: several players are out in this hand: give each one&#x27;s stack",
+        ),
         (
             {"confirm": "1", "entry_1": "999999", "stack_1": "500"},
             404,

@@ -27,6 +27,12 @@ def money_display(amount: int) -> str:
     return f"{amount // 100:,}.{amount % 100:02d}"
 
 
+def csv_money(amount: int) -> str:
+    """An amount in the smallest unit as a plain decimal number in units: 123456 → 1234.56
+    (no thousands separator, so a spreadsheet reads it as a number)."""
+    return f"{amount // 100}.{amount % 100:02d}"
+
+
 def _safe_cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
@@ -39,8 +45,9 @@ def _tournament_for_desk(request, tournament_id: int) -> Tournament:
 
 @login_required
 def results_csv(request, tournament_id: int) -> HttpResponse:
-    """place, place_to, name, entry number, prize (smallest unit, as the API) and whether
-    that prize is a deal amount (RULES 8.3)."""
+    """place, place_to, name, entry number, prize (in the currency's units, 963.00: a
+    spreadsheet reads it as money, issue 31) and whether that prize is a deal amount
+    (RULES 8.3)."""
     t = _tournament_for_desk(request, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{slugify(t.name) or 'tournament'}-results.csv"
@@ -54,7 +61,7 @@ def results_csv(request, tournament_id: int) -> HttpResponse:
                 row["place_to"],
                 _safe_cell(row["name"]),
                 row["number"],
-                row["prize"],
+                csv_money(row["prize"]),
                 "yes" if row["deal"] else "",
             )
         )

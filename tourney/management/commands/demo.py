@@ -3,6 +3,7 @@ seated, clock not started, and a director account. Idempotent: the tournament is
 transaction (a Ctrl-C halfway leaves nothing), and a demo left with fewer players by an older,
 interrupted run is finished before its clock starts."""
 
+import os
 import secrets
 
 from django.conf import settings
@@ -16,6 +17,7 @@ from tourney.models import Tournament
 from tourney.roles import DESK_GROUP, DIRECTOR_GROUP
 
 DEMO_SLUG = "demo-friday-100"
+DEFAULT_PORT = 8000  # the Procfile's and the Makefile's default
 NAMES = [
     "Ann Lee",
     "Bo Chen",
@@ -41,6 +43,15 @@ NAMES = [
     "Wes Xu",
     "Yara Zane",
 ]
+
+
+def served_port() -> int:
+    """The port `make run` serves on: $PORT (the Makefile exports it and the Procfile's web
+    process binds it), 8000 when unset or not a port number."""
+    raw = os.environ.get("PORT", "").strip()
+    if raw.isascii() and raw.isdigit() and 0 < int(raw) < 65536:
+        return int(raw)
+    return DEFAULT_PORT
 
 
 def _password(name: str) -> str:
@@ -106,9 +117,11 @@ class Command(BaseCommand):
                 self.stdout.write("The demo tournament is already there.")
         self.stdout.write(f"  Director login: director / {accounts['director']}")
         self.stdout.write(f"  Desk login:     desk / {accounts['desk']}")
-        self.stdout.write(f"  Dashboard: http://127.0.0.1:8000/td/{t.pk}/")
-        self.stdout.write(f"  Desk:      http://127.0.0.1:8000/desk/{t.pk}/")
-        self.stdout.write(f"  Display:   http://127.0.0.1:8000/display/{t.display_token}/")
+        site = f"http://127.0.0.1:{served_port()}"
+        self.stdout.write(f"  Dashboard: {site}/td/{t.pk}/")
+        self.stdout.write(f"  Desk:      {site}/desk/{t.pk}/")
+        self.stdout.write(f"  Display:   {site}/display/{t.display_token}/")
+        self.stdout.write(f"  Phone:     {site}/p/{t.display_token}/")
 
     @staticmethod
     def _missing_players(t: Tournament) -> list[str]:

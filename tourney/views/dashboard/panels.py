@@ -3,6 +3,8 @@ read the form, call one service, render."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_safe
 
@@ -29,8 +31,16 @@ from tourney.views.dashboard.reads import TO_ANNOUNCE
 
 BUST_ROWS = BUST_ROWS_SHOWN  # a hand with up to this many busts is entered at once
 MSG_NOBODY_THERE = "Nobody sits at table {table} seat {seat}."
-MSG_GIVE_A_BUST = "Give the table, seat and starting stack of at least one player."
-MSG_ROW_INCOMPLETE = "Row {n}: give the table, the seat and the starting stack."
+MSG_GIVE_A_BUST = "Give the table and seat of at least one player who is out."
+MSG_ROW_INCOMPLETE = "Row {n}: give the table and the seat."
+MSG_STACK_NEEDED = (
+    "Row {n}: several players are out in this hand: give each one's stack at the start of "
+    "the hand (the bigger stack finishes higher)."
+)
+MSG_STACK_NEEDED_H4H = (
+    "Row {n}: hand for hand is on: give the stack at the start of the hand (every bust of "
+    "the round is ordered by it)."
+)
 MSG_SAME_PLAYER_TWICE = "The same player is listed twice."
 MSG_BAD_ORDER_TEXT = 'List the table numbers in the order they break, e.g. "8 7 6".'
 
@@ -192,22 +202,26 @@ def move_manual(request: HttpRequest, t: Tournament):
 # ---------------------------------------------------------------- eliminations
 
 
-def _bust_rows(t: Tournament, data) -> list[dict]:
-    """The rows typed in (table, seat, stack) → who sits there; nothing is written."""
+def _bust_rows(t: Tournament, data) -> list[dict[str, Any]]:
+    """The rows typed in (table, seat, stack) → who sits there; nothing is written. The
+    starting stack is needed only when several players are out in one hand, or in hand-for-
+    hand play (RULES 7.1, 7.3): it orders them; one player alone is simply next out."""
     rows, seen = [], set()
     for n in range(1, BUST_ROWS + 1):
         keys = (f"table_{n}", f"seat_{n}", f"stack_{n}")
         if not any((data.get(k) or "").strip() for k in keys):
             continue
-        if not all((data.get(k) or "").strip() for k in keys):
+        if not all((data.get(k) or "").strip() for k in keys[:2]):
             msg = MSG_ROW_INCOMPLETE.format(n=n)
             raise DomainError("bad_input", msg, fields={f"row_{n}": msg})
         table = int_field(data, keys[0], f"Row {n} table")
         seat = int_field(data, keys[1], f"Row {n} seat")
-        stack = int_field(data, keys[2], f"Row {n} starting stack")
-        if stack <= 0:
-            msg = f"Row {n}: the starting stack is above zero."
-            raise DomainError("bad_input", msg, fields={keys[2]: msg})
+        stack = None
+        if (data.get(keys[2]) or "").strip():
+            stack = int_field(data, keys[2], f"Row {n} starting stack")
+            if stack <= 0:
+                msg = f"Row {n}: the starting stack is above zero."
+                raise DomainError("bad_input", msg, fields={keys[2]: msg})
         entry = _entry_at(t, table, seat)
         if entry in seen:
             raise DomainError("bad_input", MSG_SAME_PLAYER_TWICE, fields={f"row_{n}": entry})
@@ -215,6 +229,10 @@ def _bust_rows(t: Tournament, data) -> list[dict]:
         rows.append({"n": n, "table": table, "seat": seat, "stack": stack, "entry": entry})
     if not rows:
         raise DomainError("bad_input", MSG_GIVE_A_BUST, fields={"row_1": MSG_GIVE_A_BUST})
+    for r in rows:
+        if r["stack"] is None and (len(rows) > 1 or t.hand_for_hand):
+            msg = (MSG_STACK_NEEDED_H4H if len(rows) == 1 else MSG_STACK_NEEDED).format(n=r["n"])
+            raise DomainError("bad_input", msg, fields={f"stack_{r['n']}": msg})
     return rows
 
 
@@ -245,7 +263,10 @@ def _eliminate(request: HttpRequest, t: Tournament):
             busts.append(
                 (
                     int_field(request.POST, f"entry_{n}", f"Row {n} entry"),
-                    int_field(request.POST, f"stack_{n}", f"Row {n} starting stack"),
+                    # Blank: one player alone, no stack needed (the service checks, RULES 7.1).
+                    int_field(request.POST, f"stack_{n}", f"Row {n} starting stack")
+                    if (request.POST.get(f"stack_{n}") or "").strip()
+                    else None,
                 )
             )
     if not busts:

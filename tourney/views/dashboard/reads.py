@@ -99,7 +99,20 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
             for i, it in enumerate(items)
         ],
         "at_colorup_break": state.item.kind == clock_engine.BREAK and bool(state.item.color_up),
+        # One player left: the clock stopped; the panel offers the results instead.
+        "finished": t.status == Tournament.Status.FINISHED,
+        "winner": _winner_name(t) if t.status == Tournament.Status.FINISHED else "",
     }
+
+
+def _winner_name(t: Tournament) -> str:
+    row = (
+        Entry.objects.filter(tournament=t, place=1, place_to=1)
+        .exclude(status=Entry.Status.BUSTED)
+        .values_list("player__name", flat=True)
+        .first()
+    )
+    return row or ""
 
 
 def _item_label(it: clock_engine.Item, number: int | None) -> str:
@@ -339,6 +352,7 @@ def _event_words(kind: str, p: dict[str, Any]) -> str:
         "break_started": lambda: f"Break started (item {p.get('index')})",
         "chip_race": lambda: f"Chip race at table {p.get('table')}: {p.get('remove')}s",
         "deal_recorded": lambda: f"Deal recorded ({p.get('method')})",
+        "settings_changed": lambda: f"Settings: {p.get('summary', '')}",
     }
     fn = words.get(kind)
     if fn is not None:
@@ -349,8 +363,61 @@ def _event_words(kind: str, p: dict[str, Any]) -> str:
     return kind.replace("_", " ").capitalize()
 
 
-def log_kinds(t: Tournament) -> list[str]:
-    return sorted(set(Event.objects.filter(tournament=t).order_by().values_list("kind", flat=True)))
+# The event log's filter, in words (issue 31): the kinds a director filters by, as they say them.
+KIND_LABELS = {
+    "elimination": "Eliminations",
+    "entry_registered": "Registrations",
+    "entry_reentered": "Re-entries",
+    "entry_rebuy": "Rebuys",
+    "entry_addon": "Add-ons",
+    "entry_registration_undone": "Registrations undone",
+    "alternates_seated": "Alternates seated",
+    "seats_drawn": "Seat draw",
+    "button_set": "Button moved",
+    "buttons_drawn": "Buttons drawn",
+    "tables_opened": "Tables opened",
+    "table_closed": "Tables broken",
+    "break_order_set": "Break order",
+    "seat_availability": "Seats closed or reopened",
+    "move_manual": "Manual moves",
+    "moves_announced": "Moves announced",
+    "hand_for_hand": "Hand for hand on/off",
+    "hand_for_hand_round": "Hand-for-hand rounds",
+    "clock_start": "Clock started",
+    "clock_pause": "Clock paused",
+    "clock_resume": "Clock resumed",
+    "clock_next": "Clock: next level",
+    "clock_previous": "Clock: previous level",
+    "clock_adjust": "Clock: time added or removed",
+    "clock_set": "Clock: time left set",
+    "clock_jump": "Clock: jumped to a level",
+    "level_started": "Levels started",
+    "break_started": "Breaks started",
+    "color_up_finished": "Color-ups",
+    "chip_race": "Chip races",
+    "registration_closed": "Registration closed",
+    "payouts_set": "Payout table changed",
+    "payouts_frozen": "Payouts frozen",
+    "deal_recorded": "Deals",
+    "structure_set": "Structure changed",
+    "settings_changed": "Settings changed",
+    "tournament_created": "Tournament created",
+    "tournament_copied": "Tournament copied",
+    "tournament_finished": "Tournament finished",
+    "display_token_rotated": "Display link rotated",
+    "undo": "Undo",
+    "redo": "Redo",
+}
+
+
+def kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind) or kind.replace("_", " ").capitalize()
+
+
+def log_kinds(t: Tournament) -> list[dict[str, str]]:
+    """The kinds this tournament's log holds, as ``{"kind", "label"}``, by label."""
+    kinds = set(Event.objects.filter(tournament=t).order_by().values_list("kind", flat=True))
+    return sorted(({"kind": k, "label": kind_label(k)} for k in kinds), key=lambda x: x["label"])
 
 
 def log_events(t: Tournament, kind: str = ""):

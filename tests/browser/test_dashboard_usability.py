@@ -1,0 +1,90 @@
+"""Issue 31, items 8, 9, 12 and 13 in a real browser: no console errors on the director's
+screens (favicon, starting the clock, a bust, the display and phone pages), the clock's time
+left set by typing it, the "break in" countdown ticking, a seat click that does not move the
+button silently. Screenshots in artifacts/screenshots/usability-*.png."""
+
+from __future__ import annotations
+
+import pytest
+
+from tourney import services
+from tourney.models import Entry, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = [f"Player {c}" for c in "ABCDEFGHIJKL"]
+
+
+def _log_in(page, live_url: str, next_path: str) -> None:
+    page.goto(f"{live_url}/login/?next={next_path}")
+    page.fill("input[name=username]", "td")
+    page.fill("input[name=password]", "td-pass-123")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{live_url}{next_path}")
+
+
+def _console(page) -> list[str]:
+    """Every console message at warning level or above, and every failed request."""
+    seen: list[str] = []
+    page.on(
+        "console",
+        lambda msg: (
+            seen.append(f"{msg.type}: {msg.text}") if msg.type in ("error", "warning") else None
+        ),
+    )
+    page.on("pageerror", lambda exc: seen.append(f"pageerror: {exc}"))
+    page.on(
+        "response",
+        lambda r: seen.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
+    )
+    return seen
+
+
+def _tournament(director, players: int = 12) -> Tournament:
+    t = services.tournament_create(
+        actor=director, name="Usability", seats_per_table=9, tables=2, starting_stack=10000
+    )
+    for name in NAMES[:players]:
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    return t
+
+
+def _seconds(text: str) -> int:
+    total = 0
+    for part in text.strip().split(":"):
+        total = total * 60 + int(part)
+    return total
+
+
+def test_no_console_error_on_the_directors_and_the_public_screens(
+    page, live_url, director, screenshot
+):
+    t = _tournament(director)
+    seen = _console(page)
+    _log_in(page, live_url, f"/td/{t.pk}/")
+    # RULES 4.3: start the clock while the panels refresh (another screen changed something
+    # a moment before): neither the refresh nor the start is aborted with a console error.
+    page.evaluate(
+        """() => {
+          document.body.dispatchEvent(new CustomEvent("tourney-changed", { bubbles: true }));
+          document.querySelector("#clock button[value=start]").click();
+        }"""
+    )
+    page.locator("#clock button[value=pause]").wait_for()
+    page.wait_for_timeout(2500)  # a version poll and the panels' refreshes after it
+    # A single bust, as the director types it: table and seat (RULES 7.1).
+    victim = Entry.objects.filter(tournament=t).select_related("seat__table").first()
+    page.fill("input[name=table_1]", str(victim.seat.table.number))
+    page.fill("input[name=seat_1]", str(victim.seat.number))
+    page.click("#eliminations .bust-form button[type=submit]")
+    page.locator("#eliminations .confirm-bust button.primary").click()
+    page.locator("#eliminations .last-hand").wait_for()
+    page.wait_for_timeout(1500)
+    screenshot(page, "usability-dashboard")
+    page.goto(f"{live_url}/display/{t.display_token}/")
+    page.wait_for_timeout(1500)
+    page.goto(f"{live_url}/p/{t.display_token}/")
+    page.wait_for_timeout(1500)
+    assert seen == []
+    victim.refresh_from_db()
+    assert victim.status == Entry.Status.BUSTED

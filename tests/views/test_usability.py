@@ -1,0 +1,201 @@
+"""Issue 31, items 8, 9, 11 (CSV), 12 and 13: what a new director reached for on the
+dashboard, the desk and the users page."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tables.models import Seat
+from tourney import services
+from tourney.models import Entry, Tournament
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(name: str, t: Tournament, *args) -> str:
+    return reverse(name, args=[t.pk, *args])
+
+
+@pytest.fixture
+def td(client, director):
+    client.force_login(director)
+    return client
+
+
+def _seat(t: Tournament, table: int, seat: int) -> Seat:
+    return Seat.objects.select_related("entry__player").get(
+        tournament=t, table__number=table, number=seat
+    )
+
+
+# ---------------------------------------------------------------- item 8: a single bust
+
+
+def test_a_single_bust_needs_table_and_seat_only(td, seated_tournament):
+    """RULES 7.1: the starting stack orders players out in the same hand; one alone needs none."""
+    t = seated_tournament
+    victim = _seat(t, 1, 1).entry
+    r = td.post(url("tourney-dashboard-eliminations", t), {"table_1": "1", "seat_1": "1"}, **HX)
+    assert r.status_code == 200
+    body = r.content.decode()
+    assert victim.player.name in body and 'name="confirm"' in body
+    r = td.post(
+        url("tourney-dashboard-eliminations", t),
+        {"confirm": "1", "entry_1": str(victim.pk), "stack_1": ""},
+        **HX,
+    )
+    assert r.status_code == 200
+    victim.refresh_from_db()
+    assert victim.status == Entry.Status.BUSTED
+    assert victim.place == 20
+    assert victim.bust_stack is None
+
+
+def test_a_single_bust_through_the_service_needs_no_stack(seated_tournament, director):
+    t = seated_tournament
+    victim = _seat(t, 2, 3).entry
+    services.elimination_record(tournament_id=t.pk, busts=[(victim.pk, None)], actor=director)
+    victim.refresh_from_db()
+    assert (victim.status, victim.place, victim.bust_stack) == (Entry.Status.BUSTED, 20, None)
+
+
+def test_two_out_in_one_hand_still_need_their_stacks(seated_tournament, director):
+    from tourney.engine.errors import DomainError
+
+    t = seated_tournament
+    a, b = _seat(t, 1, 1).entry, _seat(t, 1, 2).entry
+    with pytest.raises(DomainError) as err:
+        services.elimination_record(tournament_id=t.pk, busts=[(a.pk, 500), (b.pk, None)])
+    assert err.value.message == services.MSG_STACKS_NEEDED
+    assert not Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).exists()
+
+
+def test_hand_for_hand_needs_the_stack_of_a_single_bust(td, seated_tournament, director):
+    """RULES 7.3: every bust of a hand-for-hand round is ordered by the starting stacks."""
+    t = seated_tournament
+    services.hand_for_hand_set(tournament_id=t.pk, on=True, actor=director)
+    r = td.post(url("tourney-dashboard-eliminations", t), {"table_1": "1", "seat_1": "1"}, **HX)
+    assert r.status_code == 400
+    assert "hand for hand is on: give the stack" in r.content.decode()
+    assert not Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).exists()
+
+
+def test_the_bust_button_says_what_it_does(td, seated_tournament):
+    body = td.get(url("tourney-dashboard", seated_tournament)).content.decode()
+    assert "Bust…</button>" in body
+    assert "Check players" not in body
+
+
+# ---------------------------------------------------------------- item 11: the results CSV
+
+
+def test_the_results_csv_gives_money_in_units():
+    from tourney.views.money import csv_money
+
+    assert (csv_money(96300), csv_money(5), csv_money(123456789)) == (
+        "963.00",
+        "0.05",
+        "1234567.89",
+    )
+
+
+# ---------------------------------------------------------------- item 12: navigation
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tourney-dashboard",
+        "tourney-dashboard-structure",
+        "tourney-dashboard-colorup",
+        "tourney-dashboard-floor",
+    ],
+)
+def test_every_director_page_has_log_out(td, seated_tournament, name):
+    body = td.get(url(name, seated_tournament)).content.decode()
+    assert f'action="{reverse("logout")}"' in body
+    assert "Log out</button>" in body
+
+
+@pytest.mark.parametrize("name", ["tourney-dashboard-users", "tourney-dashboard-setup"])
+def test_the_users_and_setup_pages_have_log_out(td, name):
+    body = td.get(reverse(name)).content.decode()
+    assert "Log out</button>" in body
+
+
+def test_the_desk_links_back_to_the_dashboard_for_a_director(td, seated_tournament):
+    t = seated_tournament
+    body = td.get(url("tourney-desk", t)).content.decode()
+    assert f'href="{url("tourney-dashboard", t)}"' in body
+    assert "Log out</button>" in body
+
+
+def test_the_desk_shows_a_clerk_no_dashboard_link(client, desk_clerk, seated_tournament):
+    client.force_login(desk_clerk)
+    t = seated_tournament
+    body = client.get(url("tourney-desk", t)).content.decode()
+    assert f'href="{url("tourney-dashboard", t)}"' not in body
+    assert "Log out</button>" in body
+
+
+def test_add_user_defaults_to_desk_clerk(td):
+    body = td.get(reverse("tourney-dashboard-users")).content.decode()
+    form = body[body.index('id="add-user"') :]
+    form = form[: form.index("</form>")]
+    assert '<option value="desk" selected>desk clerk</option>' in form
+    assert '<option value="director">director</option>' in form
+
+
+def test_the_event_log_filter_is_in_words(td, seated_tournament, director):
+    t = seated_tournament
+    victim = _seat(t, 1, 1).entry
+    services.elimination_record(tournament_id=t.pk, busts=[(victim.pk, 100)], actor=director)
+    body = td.get(url("tourney-dashboard-log", t), **HX).content.decode()
+    assert '<option value="elimination">Eliminations</option>' in body
+    assert '<option value="entry_registered">Registrations</option>' in body
+    assert ">elimination<" not in body and ">entry_registered<" not in body
+    # the filter still works by kind
+    body = td.get(url("tourney-dashboard-log", t) + "?kind=elimination", **HX).content.decode()
+    assert '<option value="elimination" selected>Eliminations</option>' in body
+
+
+# ---------------------------------------------------------------- item 13: console, demo
+
+
+def test_every_page_names_its_icon(td, seated_tournament, client):
+    t = seated_tournament
+    for path in (
+        url("tourney-dashboard", t),
+        url("tourney-desk", t),
+        reverse("tourney-display", args=[t.display_token]),
+        reverse("tourney-player", args=[t.display_token]),
+        reverse("tourney-results-print", args=[t.pk]),
+    ):
+        body = td.get(path).content.decode()
+        assert 'rel="icon" href="/static/img/favicon.svg"' in body, path
+    r = client.get("/favicon.ico")
+    assert r.status_code == 301 and r["Location"] == "/static/img/favicon.svg"
+
+
+def test_demo_prints_the_urls_of_the_port_served(capsys, monkeypatch):
+    monkeypatch.setenv("PORT", "8123")
+    call_command("demo")
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:8123/td/" in out and "http://127.0.0.1:8123/desk/" in out
+    assert ":8000" not in out
+
+
+def test_demo_defaults_to_the_procfile_port(capsys, monkeypatch):
+    from pathlib import Path
+
+    from django.conf import settings
+
+    monkeypatch.delenv("PORT", raising=False)
+    call_command("demo")
+    assert "http://127.0.0.1:8000/td/" in capsys.readouterr().out
+    procfile = (Path(settings.BASE_DIR) / "Procfile").read_text()
+    assert "runserver 127.0.0.1:${PORT:-8000}" in procfile
