@@ -118,3 +118,22 @@ def test_after_a_break_and_redraw_the_tv_and_phone_show_the_real_from_seat(
     assert f"moved from Table {f[0]}, seat {f[1]} to Table {to[0]}, seat {to[1]}" in lines[0]
     screenshot(page, "redraw-phone")
     assert page.js_errors == []
+
+    # The director's dashboard links the printable redraw sheet from the move list.
+    page.set_viewport_size({"width": 1366, "height": 768})
+    dashboard = f"/td/{t.pk}/"
+    page.goto(f"{live_url}/login/?next={dashboard}")
+    page.fill("input[name=username]", "td")
+    page.fill("input[name=password]", "td-pass-123")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{live_url}{dashboard}")
+    link = page.locator("#moves a", has_text="Redraw sheet")
+    href = link.get_attribute("href")
+    assert href == f"/td/{t.pk}/print/redraw/"
+    page.goto(live_url + href)
+    row = page.locator(".redraw-sheet tbody tr", has_text=who).first
+    cells = [c.strip() for c in row.locator("td").all_text_contents()]
+    assert cells[0] == f"T{f[0]} S{f[1]}" and cells[2] == f"→ T{to[0]} S{to[1]}"
+    assert page.locator(".redraw-sheet tbody tr").count() == 18
+    screenshot(page, "redraw-sheet")
+    assert page.js_errors == []
