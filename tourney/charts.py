@@ -19,7 +19,7 @@ from tourney.engine.clock import BREAK, LEVEL, Item
 END_DEPTH = 30
 WIDTH, HEIGHT = 760, 250
 LEFT, RIGHT, TOP, BOTTOM = 54, 44, 14, 34
-MAX_LEVELS_SHOWN = 40
+MAX_LABELS = 30  # level numbers under the bars; more levels label every 2nd, 3rd, …
 
 
 def expected_players(items: Sequence[Item], starting_stack: int, field: int) -> list[float]:
@@ -46,13 +46,11 @@ def structure_svg(
     levels = [(i, it) for i, it in enumerate(items) if it.kind == LEVEL]
     if not levels:
         return '<svg class="chart" viewBox="0 0 10 10" role="img"><title>No levels</title></svg>'
-    # Stop a few levels after the expected finish: later levels only squash the picture.
-    depth_end = next(
-        (n for n, (_, it) in enumerate(levels) if it.big_blind * END_DEPTH >= total), len(levels)
-    )
-    shown_levels = levels[: min(len(levels), depth_end + 3, MAX_LEVELS_SHOWN)]
-    last_index = shown_levels[-1][0]
-    shown = [(i, it) for i, it in enumerate(items) if i <= last_index]
+    # Every level and break, as the clock will run them (issue 31: a chart that stopped after
+    # the expected finish hid the levels a long night still reaches); numbers thin out instead.
+    shown_levels = levels
+    shown = list(enumerate(items))
+    label_every = max(1, math.ceil(len(levels) / MAX_LABELS))
 
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     slot = plot_w / len(shown)
@@ -108,7 +106,7 @@ def structure_svg(
             f'height="{TOP + plot_h - y:.1f}" fill="{colour}"><title>Level {level_no}: '
             f"{it.small_blind}/{it.big_blind}</title></rect>"
         )
-        if len(shown) <= 30 or level_no % 2 == 1:
+        if (level_no - 1) % label_every == 0:
             out.append(
                 f'<text x="{x + slot / 2:.1f}" y="{TOP + plot_h + 13}" fill="#9fb0c2" '
                 f'text-anchor="middle" font-size="9">{level_no}</text>'

@@ -378,10 +378,18 @@ def tournament_create(
     return t
 
 
-def clock_read(t: Tournament, now: datetime | None = None) -> clock_engine.ClockState:
+def clock_read(
+    t: Tournament,
+    now: datetime | None = None,
+    *,
+    items: tuple[clock_engine.Item, ...] | None = None,
+) -> clock_engine.ClockState:
     """The clock as every screen shows it: derived from the anchor (RULES 4.3), and finished
-    where it stopped once the tournament is over (``tournament_end``)."""
-    state = clock_engine.state(structure_items(t), anchor_of(t), now or timezone.now())
+    where it stopped once the tournament is over (``tournament_end``). ``items``: the
+    structure, if the caller read it."""
+    if items is None:
+        items = structure_items(t)
+    state = clock_engine.state(items, anchor_of(t), now or timezone.now())
     if t.status == Tournament.Status.FINISHED:
         return clock_engine.over(state)
     return state
@@ -398,7 +406,7 @@ def clock_index(t: Tournament, now: datetime | None = None) -> int:
 # The most ticks one sweep queues for one clock (1-second levels and a long sweep interval).
 MAX_SWEEP_TICKS = 20
 
-CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "adjust", "jump")
+CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "adjust", "set", "jump")
 MSG_BAD_CLOCK_ACTION = "Unknown clock action."
 
 
@@ -411,7 +419,8 @@ def clock_action(
     index: int | None = None,
     now: datetime | None = None,
 ) -> clock_engine.ClockState:
-    """start, pause, resume, next, previous, adjust (seconds), jump (index) — RULES 4.3."""
+    """start, pause, resume, next, previous, adjust (seconds), set (``seconds``: the time left
+    of the current item), jump (index) — RULES 4.3."""
     if action not in CLOCK_ACTIONS:
         raise DomainError("bad_action", MSG_BAD_CLOCK_ACTION, fields={"action": action})
     now = now or timezone.now()
@@ -448,6 +457,15 @@ def clock_action(
                     fields={"seconds": "required with adjust"},
                 )
             after = clock_engine.adjust(items, before, now, seconds)
+        elif action == "set":
+            # The time left typed in (issue 31: not 19 clicks on "-1 min"), RULES 4.3.
+            if seconds is None:
+                raise DomainError(
+                    "bad_input",
+                    clock_engine.MSG_BAD_TIME_LEFT,
+                    fields={"seconds": clock_engine.MSG_BAD_TIME_LEFT},
+                )
+            after = clock_engine.set_remaining(items, before, now, seconds)
         else:
             if index is None:
                 raise DomainError(
@@ -945,7 +963,7 @@ def elimination_record(
             )
             for eid, stack in busts
         ]
-        players_before = still_in
+        players_before = seated_now
         earlier: list[Entry] = []
         if t.hand_for_hand:
             # RULES 7.3: every bust of this hand-for-hand round counts as one hand.

@@ -229,6 +229,13 @@
     if (el.dataset.running === "1") left -= performance.now() - started;
     el.textContent = fmt(left);
     el.classList.toggle("last-minute", el.dataset.running === "1" && left <= 60000);
+    // "break in": counts down with the clock (the same anchor: the panel's render).
+    var brk = document.querySelector("#clock [data-break-in]");
+    if (brk) {
+      var toBreak = Number(brk.dataset.ms || 0);
+      if (el.dataset.running === "1") toBreak -= performance.now() - started;
+      brk.textContent = fmt(toBreak);
+    }
     if (el.dataset.running === "1" && left <= 0 && !fired) {
       fired = true;  // the next item starts: ask the server for it once
       setTimeout(changed, 700);

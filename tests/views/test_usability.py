@@ -199,3 +199,115 @@ def test_demo_defaults_to_the_procfile_port(capsys, monkeypatch):
     assert "http://127.0.0.1:8000/td/" in capsys.readouterr().out
     procfile = (Path(settings.BASE_DIR) / "Procfile").read_text()
     assert "runserver 127.0.0.1:${PORT:-8000}" in procfile
+
+
+# ---------------------------------------------------------------- item 9: clock and structure
+
+
+@pytest.mark.parametrize(
+    ("typed", "seconds"),
+    [("12", 720), ("12:30", 750), (" 7:05 ", 425), ("1:05:00", 3900), ("90", 5400)],
+)
+def test_time_left_is_read_as_a_director_types_it(typed, seconds):
+    from tourney.views.dashboard.panels import time_left_seconds
+
+    assert time_left_seconds(typed) == seconds
+
+
+@pytest.mark.parametrize("typed", ["", "abc", "12:75", "1:2:3:4", "-5", "12.5", "١٢"])
+def test_time_left_that_is_no_time_is_none(typed):
+    from tourney.views.dashboard.panels import time_left_seconds
+
+    assert time_left_seconds(typed) is None
+
+
+def test_the_director_types_the_time_left_and_can_undo_it(td, seated_tournament, director):
+    """RULES 4.3: the current item's time left changes; recorded, undoable."""
+    from tourney.models import Event
+    from tourney.undo import action_undo
+
+    t = seated_tournament
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.clock_action(tournament_id=t.pk, action="pause", actor=director)
+    t.refresh_from_db()
+    left_before = services.clock_read(t).remaining_ms
+    r = td.post(url("tourney-dashboard-clock", t), {"action": "set", "left": "12:30"}, **HX)
+    assert r.status_code == 200
+    assert 'data-remaining-ms="750000"' in r.content.decode()
+    t.refresh_from_db()
+    clock = services.clock_read(t)
+    assert (clock.index, clock.remaining_ms, clock.status) == (0, 750_000, "paused")
+    ev = Event.objects.filter(tournament=t).latest("id")
+    assert (ev.kind, ev.payload["seconds"]) == ("clock_set", 750)
+    log = td.get(url("tourney-dashboard-log", t), **HX).content.decode()
+    assert "Clock set to 12:30 left" in log
+    action_undo(tournament_id=t.pk, actor=director)
+    t.refresh_from_db()
+    assert services.clock_read(t).remaining_ms == left_before
+
+
+def test_a_time_left_that_is_no_time_is_refused_and_changes_nothing(td, seated_tournament):
+    t = seated_tournament
+    version = t.version
+    r = td.post(url("tourney-dashboard-clock", t), {"action": "set", "left": "12:75"}, **HX)
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert "Type the time left as minutes" in body
+    assert 'value="12:75"' in body  # what was typed stays in the box
+    t.refresh_from_db()
+    assert t.version == version
+
+
+def test_the_break_in_countdown_ticks_in_the_browser(td, seated_tournament):
+    """The clock panel gives the script the milliseconds to the next break (as the countdown)."""
+    t = seated_tournament
+    body = td.get(url("tourney-dashboard-clock", t), **HX).content.decode()
+    # TWO_LEVELS: a 20-minute level, then the break
+    assert 'data-break-in data-ms="1200000">20:00</b>' in body
+
+
+def test_the_structure_chart_shows_every_level():
+    from tourney import charts
+    from tourney.engine.clock import LEVEL, Item
+
+    items = [
+        Item(kind=LEVEL, seconds=900, small_blind=100 * n, big_blind=200 * n) for n in range(1, 61)
+    ]
+    svg = charts.structure_svg(items, starting_stack=10000, field=20)
+    assert svg.count('class="bb"') == 60
+    assert "<title>Level 60: 6000/12000</title>" in svg
+
+
+def test_the_structure_rows_and_generator_start_from_this_event(td, director):
+    levels = [
+        {
+            "kind": "level",
+            "small_blind": 25 * n,
+            "big_blind": 50 * n,
+            "ante": 0,
+            "big_blind_ante": 50 * n if n >= 3 else 0,
+            "minutes": 30,
+        }
+        for n in range(1, 7)
+    ]
+    levels.insert(5, {"kind": "break", "minutes": 15, "color_up": []})
+    t = services.tournament_create(
+        actor=director,
+        name="Deep 30",
+        seats_per_table=9,
+        tables=1,
+        starting_stack=30000,
+        levels=levels,
+    )
+    body = td.get(url("tourney-dashboard-structure", t)).content.decode()
+    assert "<td>1</td>\n        <td>Level 1</td>" in body  # rows numbered from 1, as levels are
+    assert "<td>0</td>" not in body
+    for name, value in (
+        ("level_minutes", "30"),
+        ("target_hours", "3.5"),  # 3 h 15 min of levels and breaks, to the half hour
+        ("break_every", "5"),
+        ("break_minutes", "15"),
+        ("bb_ante_from", "3"),
+    ):
+        assert f'name="{name}" size' in body
+        assert f'name="{name}" size="{3 if name != "target_hours" else 4}" value="{value}"' in body

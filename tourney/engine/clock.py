@@ -57,6 +57,9 @@ MSG_NOT_PAUSED = "The clock is not paused."
 MSG_FINISHED = "The clock has run through the whole structure."
 MSG_BAD_INDEX = "There is no such level or break."
 MSG_BAD_SECONDS = "Seconds must be a whole number between -86400 and 86400."
+MSG_BAD_TIME_LEFT = (
+    'Type the time left as minutes ("12") or minutes:seconds ("12:30"), up to 24 hours.'
+)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MS = timedelta(milliseconds=1)
@@ -353,6 +356,28 @@ def adjust(items: Sequence[Item], anchor: Anchor, now: datetime, seconds: int) -
     return Anchor(
         index=index,
         left_ms=left,
+        at=_anchor_time(anchor, now_ms),
+        running=anchor.running,
+        started=anchor.started,
+    )
+
+
+def set_remaining(items: Sequence[Item], anchor: Anchor, now: datetime, seconds: int) -> Anchor:
+    """The director types the time left of the current item (RULES 4.3: a change of the current
+    item's time left, like ``adjust``): from ``now`` it has exactly ``seconds`` left, running or
+    paused as it was. It may be more than the item's nominal duration."""
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int)
+        or not 0 < seconds <= MAX_ADJUST_SECONDS
+    ):
+        raise DomainError("bad_seconds", MSG_BAD_TIME_LEFT, fields={"seconds": MSG_BAD_TIME_LEFT})
+    now_ms, index, _, finished = _prepare(items, anchor, now)
+    if finished:
+        raise DomainError("clock_finished", MSG_FINISHED, status=409)
+    return Anchor(
+        index=index,
+        left_ms=seconds * 1000,
         at=_anchor_time(anchor, now_ms),
         running=anchor.running,
         started=anchor.started,

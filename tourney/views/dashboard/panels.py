@@ -11,6 +11,7 @@ from django.views.decorators.http import require_safe
 from tables import services as table_services
 from tables.models import Move, Seat
 from tourney import services, setup
+from tourney.engine import clock as clock_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
@@ -41,7 +42,13 @@ MSG_STACK_NEEDED_H4H = (
     "Row {n}: hand for hand is on: give the stack at the start of the hand (every bust of "
     "the round is ordered by it)."
 )
-MSG_SAME_PLAYER_TWICE = "The same player is listed twice."
+MSG_BAD_STACK = (
+    "Row {n}: the stack at the start of the hand must be a number of chips above zero, e.g. 12500."
+)
+MSG_SAME_PLAYER_TWICE = (
+    "Rows {first} and {n} both name table {table} seat {seat}: give each player who is out "
+    "once (clear one of the rows)."
+)
 MSG_BAD_ORDER_TEXT = 'List the table numbers in the order they break, e.g. "8 7 6".'
 
 
@@ -88,9 +95,33 @@ def clock(request: HttpRequest, t: Tournament):
     return _clock_action(request, t)
 
 
+def time_left_seconds(text: str) -> int | None:
+    """What a director types as the time left: "12" (minutes), "12:30" (minutes:seconds) or
+    "1:05:00" (hours:minutes:seconds) → seconds; None when it is none of these."""
+    parts = (text or "").strip().split(":")
+    if not 1 <= len(parts) <= 3 or not all(p.isascii() and p.isdigit() for p in parts):
+        return None
+    if any(len(p) > 4 for p in parts) or any(int(p) >= 60 for p in parts[1:]):
+        return None
+    total = 0
+    for p in parts if len(parts) > 1 else [*parts, "0"]:
+        total = total * 60 + int(p)
+    return total
+
+
 @domain_errors("clock")
 def _clock_action(request: HttpRequest, t: Tournament):
     act = request.POST.get("action", "")
+    if act == "set":
+        seconds = time_left_seconds(request.POST.get("left", ""))
+        if not seconds:
+            raise DomainError(
+                "bad_input",
+                clock_engine.MSG_BAD_TIME_LEFT,
+                fields={"left": clock_engine.MSG_BAD_TIME_LEFT},
+            )
+        services.clock_action(tournament_id=t.pk, action="set", seconds=seconds, actor=request.user)
+        return after_action(request, t, "clock")
     seconds = int_field(request.POST, "seconds", "Seconds", required=act == "adjust")
     index = int_field(request.POST, "index", "Level", required=act == "jump")
     services.clock_action(
@@ -206,7 +237,8 @@ def _bust_rows(t: Tournament, data) -> list[dict[str, Any]]:
     """The rows typed in (table, seat, stack) → who sits there; nothing is written. The
     starting stack is needed only when several players are out in one hand, or in hand-for-
     hand play (RULES 7.1, 7.3): it orders them; one player alone is simply next out."""
-    rows, seen = [], set()
+    rows: list[dict[str, Any]] = []
+    seen: dict[int, int] = {}  # entry → the row that named it
     for n in range(1, BUST_ROWS + 1):
         keys = (f"table_{n}", f"seat_{n}", f"stack_{n}")
         if not any((data.get(k) or "").strip() for k in keys):
@@ -220,12 +252,13 @@ def _bust_rows(t: Tournament, data) -> list[dict[str, Any]]:
         if (data.get(keys[2]) or "").strip():
             stack = int_field(data, keys[2], f"Row {n} starting stack")
             if stack <= 0:
-                msg = f"Row {n}: the starting stack is above zero."
+                msg = MSG_BAD_STACK.format(n=n)
                 raise DomainError("bad_input", msg, fields={keys[2]: msg})
         entry = _entry_at(t, table, seat)
         if entry in seen:
-            raise DomainError("bad_input", MSG_SAME_PLAYER_TWICE, fields={f"row_{n}": entry})
-        seen.add(entry)
+            msg = MSG_SAME_PLAYER_TWICE.format(first=seen[entry], n=n, table=table, seat=seat)
+            raise DomainError("bad_input", msg, fields={f"row_{n}": msg})
+        seen[entry] = n
         rows.append({"n": n, "table": table, "seat": seat, "stack": stack, "entry": entry})
     if not rows:
         raise DomainError("bad_input", MSG_GIVE_A_BUST, fields={"row_1": MSG_GIVE_A_BUST})

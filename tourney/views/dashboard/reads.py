@@ -64,7 +64,7 @@ def clock_text(ms: int) -> str:
 def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
     items = services.structure_items(t)
-    state = services.clock_read(t, now)  # finished where it stopped once it is over
+    state = services.clock_read(t, now, items=items)  # finished where it stopped once over
     nxt = items[state.next_index] if state.next_index is not None else None
     totals = selectors.entry_totals(t)  # one read for the four figures below
     left, entries = totals["seated"], totals["entries"]
@@ -347,6 +347,7 @@ def _event_words(kind: str, p: dict[str, Any]) -> str:
         "hand_for_hand": lambda: "Hand for hand " + ("on" if p.get("on") else "off"),
         "hand_for_hand_round": lambda: f"Hand-for-hand round {p.get('round')}",
         "clock_adjust": lambda: f"Clock {int(p.get('seconds') or 0):+d} s",
+        "clock_set": lambda: f"Clock set to {clock_text(int(p.get('seconds') or 0) * 1000)} left",
         "clock_jump": lambda: f"Clock jumped to item {p.get('index')}",
         "level_started": lambda: f"Level started (item {p.get('index')})",
         "break_started": lambda: f"Break started (item {p.get('index')})",

@@ -3,7 +3,9 @@ of a tournament, and the printouts (seating sheets per table, the full seating l
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from typing import Any
 
 from django.http import HttpRequest
@@ -14,7 +16,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from tourney import charts, services
+from tourney import charts, form_messages, services
 from tourney.api import race_dict
 from tourney.engine import chip_race, icm, pots
 from tourney.engine import structure as structure_engine
@@ -221,6 +223,7 @@ def structure(request: HttpRequest, t: Tournament):
                 return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         except DomainError as exc:
             error, status = {"message": exc.message, "fields": exc.fields}, exc.status
+            error["lines"] = form_messages.form_error_lines(exc.message, exc.fields, text)
         if request.htmx:
             return render(
                 request,
@@ -261,23 +264,46 @@ def structure(request: HttpRequest, t: Tournament):
     )
 
 
+def generator_defaults(items) -> dict[str, str]:
+    """The generator's boxes filled from this event's structure (issue 31), so "Generate"
+    starts from what is played: the usual level length, the structure's length, the levels
+    between breaks, the first break's length, the first level with a big-blind ante. The
+    starting stack and the chips are the tournament's own (``_structure_fill``)."""
+    levels = [it for it in items if it.kind == "level"]
+    breaks = [it for it in items if it.kind == "break"]
+    if not levels:
+        return {
+            "level_minutes": "20",
+            "target_hours": "8",
+            "break_every": "4",
+            "break_minutes": "10",
+            "bb_ante_from": "4",
+        }
+    minutes = Counter(max(1, round(it.seconds / 60)) for it in levels).most_common(1)[0][0]
+    hours = math.ceil(sum(it.seconds for it in items) / 1800) / 2  # to the half hour
+    first_break = next((n for n, it in enumerate(items) if it.kind == "break"), None)
+    ante_from = next((n for n, it in enumerate(levels, 1) if it.big_blind_ante), 0)
+    return {
+        "level_minutes": str(minutes),
+        "target_hours": f"{hours:g}",
+        "break_every": str(first_break) if first_break else "0",
+        "break_minutes": str(max(1, round(breaks[0].seconds / 60))) if breaks else "10",
+        "bb_ante_from": str(ante_from),
+    }
+
+
 def _editor_ctx(t, data, text, error, filled, current) -> dict[str, Any]:
     def value(name: str, default: str) -> str:
         return data.get(name) or default
 
+    defaults = generator_defaults(services.structure_items(t))
     return {
         "tournament": t,
         "editor_text": text,
         "editor_error": error,
         "filled": filled,
         "frozen": current,
-        "gen": {
-            "level_minutes": value("level_minutes", "20"),
-            "target_hours": value("target_hours", "8"),
-            "break_every": value("break_every", "4"),
-            "break_minutes": value("break_minutes", "10"),
-            "bb_ante_from": value("bb_ante_from", "4"),
-        },
+        "gen": {name: value(name, default) for name, default in defaults.items()},
     }
 
 
