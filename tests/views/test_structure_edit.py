@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from tourney import services
+from tourney import form_messages, services
 from tourney.engine import structure as structure_engine
 from tourney.models import Event
 from tourney.setup import MSG_BAD_LINE, levels_text
@@ -59,11 +59,30 @@ def test_typed_lines_replace_the_structure_and_record_an_event(td, t):
     ("text", "status", "message"),
     [
         ("25/50 20\nblinds go up", 400, MSG_BAD_LINE.format(n=2)),
-        ("10/20 20", 400, services.MSG_STRUCTURE_PROBLEMS),  # RULES 4.5: 25s are the smallest
-        ("25/50 20\nbreak 10 color-up 25 100 500 1000 5000 25000", 400, "every chip"),
-        ("", 400, structure_engine.MSG_BAD_STRUCTURE),
+        (  # RULES 4.5: 25s are the smallest; the message names the level and the fix
+            "10/20 20",
+            400,
+            form_messages.MSG_NOT_MULTIPLE.format(
+                where="Level 1", what="small blind", value="10", chip="25"
+            ),
+        ),
+        (
+            "25/50 20\nbreak 10 color-up 25 100 500 1000 5000 25000",
+            400,
+            "The break after level 1 (line 2): it removes every chip",
+        ),
+        ("", 400, form_messages.MSG_NO_LEVEL),
         ("25/50 20\n" * 3000, 400, MSG_LEVELS_TOO_LONG),
-        ("9" * 40 + "/" + "9" * 40 + " 20", 400, structure_engine.MSG_BAD_STRUCTURE),
+        (
+            "9" * 40 + "/" + "9" * 40 + " 20",
+            400,
+            f"Level 1: {form_messages.FIELD_FIX['small_blind']}.",
+        ),
+        (  # issue 31 item 5: the level and the line, not "levels[2].big_blind"
+            "100/200 20\nbreak 10\n200/100 20",
+            400,
+            f"Level 2 (line 3): {form_messages.FIELD_FIX['big_blind']}.",
+        ),
     ],
 )
 def test_bad_lines_show_the_message_and_change_nothing(td, t, text, status, message):

@@ -31,7 +31,10 @@ from tourney.engine.errors import DomainError
 MSG_NO_BUSTS = "An elimination needs at least one player who went broke."
 MSG_BAD_PLAYERS_BEFORE = "The number of players still in must be a positive whole number."
 MSG_TOO_MANY_BUSTS = "More players went broke than were still in the tournament."
-MSG_NO_WINNER = "Every remaining player cannot go broke in one hand: a hand always has a winner."
+MSG_NO_WINNER = (
+    "Not everyone still in can be out in one hand: someone wins it. "
+    "Leave out the player who won the hand."
+)
 MSG_DUPLICATE_ENTRY = "The same entry is listed more than once."
 MSG_BAD_STACK = "A starting stack must be a whole number of chips greater than zero."
 MSG_BAD_ENTRY = "An entry id must be a whole number."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
@@ -19,3 +20,13 @@ def home(request):
         "home.html",
         {"tournaments": tournaments, "director": is_director(request.user), "desk": desk},
     )
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page; a wrong username or password answers 400 with the form, the
+    message inside it and the username kept (issue 31, item 4)."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response

@@ -165,6 +165,21 @@ def _bust_rows_echo(request: HttpRequest) -> list[dict[str, str]]:
     ]
 
 
+def _refused_form(request: HttpRequest) -> str:
+    """Which form was refused ("move", "table-close", "seat", …: its URL name without the
+    prefix), so that form alone shows again with what was typed (issue 31, item 4)."""
+    match = request.resolver_match
+    return (match.url_name or "").removeprefix("tourney-dashboard-") if match else ""
+
+
+def _keep_typed_ranks(ctx: dict[str, Any], data) -> None:
+    """A refused break order: each tile's box shows the rank typed, not the saved one."""
+    for tile in ctx.get("tiles") or ():
+        typed = data.get(f"rank_{tile['number']}")
+        if typed is not None:
+            tile["break_pos"] = typed
+
+
 def _version(t: Tournament) -> int:
     return Tournament.objects.filter(pk=t.pk).values_list("version", flat=True).first() or 0
 
@@ -193,8 +208,11 @@ def render_dashboard(
         version=_version(t),
         posted=request.POST if request.method == "POST" else {},
         bust_rows=_bust_rows_echo(request),
+        refused=_refused_form(request) if error else "",
         **(extra or {}),
     )
+    if error and ctx["refused"] == "break-order":
+        _keep_typed_ranks(ctx, request.POST)
     response = render(request, template, ctx, status=error.status if error else 200)
     response[VERSION_HEADER] = str(ctx["version"])
     if changed:

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from tourney import charts, setup, tournament_settings
+from tourney import charts, form_messages, setup, tournament_settings
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Event, Tournament
@@ -29,12 +29,20 @@ FIELD_ALIASES = {
 
 
 def _attach(form: setup.SetupForm, exc: DomainError) -> None:
-    """Show an engine's or service's message next to the field it names."""
+    """Show an engine's or service's message next to the field it names; problems with the
+    levels in the words of the levels box ("Level 2 (line 3): the small blind must be …")."""
     placed = False
+    levels = {k: v for k, v in exc.fields.items() if form_messages.is_levels_key(k)}
+    if levels:
+        typed = form.data.get("structure") == "custom"
+        text = form.data.get("levels_text") if typed else None
+        for msg in form_messages.levels_messages(levels, text):
+            form.add_error("levels_text", msg)
+        placed = True
     for key, msg in exc.fields.items():
         name = FIELD_ALIASES.get(key, key)
-        if name.startswith("levels["):
-            name = "levels_text"
+        if key in levels:
+            continue
         if name in form.fields:
             form.add_error(name, str(msg))
             placed = True

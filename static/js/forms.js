@@ -1,0 +1,54 @@
+/* Refusals shown where they happen (issue 31, item 4).
+
+   A refused form (a 4xx answer) carries its form or panel, re-rendered with the message next
+   to what was typed; the htmx-config meta in _base.html swaps it in place of the form, like a
+   success. With DEBUG on, django-htmx's debug script (added by {% htmx_script %}) listens on
+   the document and would put that fragment in place of the whole page instead: the answer is
+   stopped here, on <html>, before it bubbles up to the document. A full page (Django's 404
+   or 403 page, a traceback) still goes on to it, so a developer sees those as before.
+
+   A server error (5xx) or a lost connection changes nothing on the screen otherwise: a short
+   message then appears inside the form that was sent. */
+(function () {
+  "use strict";
+
+  var root = document.documentElement;
+  var FULL_PAGE = /^\s*(<!doctype|<html)/i;
+  var MSG_SERVER = "The server could not do this (error {status}). Reload the page to see what was saved, then try again.";
+  var MSG_OFFLINE = "No answer from the server: check the connection, then try again.";
+
+  root.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || xhr.status < 400 || xhr.status >= 500) return;
+    if (FULL_PAGE.test(String(xhr.responseText || "").slice(0, 200))) return;
+    event.stopPropagation();
+  });
+
+  function show(elt, text) {
+    var box = (elt && elt.closest && (elt.closest("form") || elt.closest("section"))) || null;
+    if (!box) return;
+    var p = box.querySelector(":scope > .js-request-error");
+    if (!p) {
+      p = document.createElement("p");
+      p.className = "error js-request-error";
+      p.setAttribute("role", "alert");
+      box.insertBefore(p, box.firstChild);
+    }
+    p.textContent = text;
+  }
+
+  root.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || xhr.status < 500) return;
+    show(event.detail.elt, MSG_SERVER.replace("{status}", String(xhr.status)));
+  });
+  root.addEventListener("htmx:sendError", function (event) {
+    show(event.detail && event.detail.elt, MSG_OFFLINE);
+  });
+  root.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    var box = elt && elt.closest && (elt.closest("form") || elt.closest("section"));
+    var old = box && box.querySelector(":scope > .js-request-error");
+    if (old) old.remove();
+  });
+})();
