@@ -489,6 +489,7 @@ def elimination_create(request, tid: int, payload: EliminationIn):
         "places": result["places"],
         "moves": [{k: v for k, v in m.items() if k != "id"} for m in result["moves"]],
         "winner": result["winner"],
+        "provisional": result["provisional"],
     }
 
 

@@ -177,6 +177,8 @@ class EliminationOut(Out):
     places: list[PlaceOut]
     moves: list[MoveOut]
     winner: int | None  # the last player's entry, once one is left
+    # docs/rules.md 7.6: true while entries can still come (the places may still move down)
+    provisional: bool
 
 
 # ---------------------------------------------------------------- clock and structure

@@ -963,7 +963,7 @@ def elimination_record(
             )
             for eid, stack in busts
         ]
-        players_before = seated_now
+        players_before = still_in
         earlier: list[Entry] = []
         if t.hand_for_hand:
             # RULES 7.3: every bust of this hand-for-hand round counts as one hand.
