@@ -28,7 +28,7 @@ def clock_payload(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     """The clock as API.md gives it: status, level_index, level, remaining_ms, next."""
     now = now or timezone.now()
     items = structure_items(t)
-    s = clock_read(t, now)  # finished where it stopped once the tournament is over
+    s = clock_read(t, now, items=items)  # finished where it stopped once it is over
     nxt = items[s.next_index] if s.next_index is not None else None
     return {
         "status": s.status,

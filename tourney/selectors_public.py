@@ -2,8 +2,9 @@
 
 Anyone holding a tournament's display token reads this, so it carries the clock, the field
 and the money totals, and of each player only the name the director allows
-(``Tournament.public_names``) with their table and seat: no ids, no payments, no prizes of
-named players.
+(``Tournament.public_names``) with their table and seat: no ids, no payments. Places and
+prizes won, deal amounts included, are announced in the room as players finish: those are
+shown too (the results, find-my-seat, the payouts after a deal), with the same names.
 
 The state endpoint answers most polls with 304 from a cached version string (the ETag) and
 builds the state only when the tournament changed: every service write bumps
@@ -33,7 +34,7 @@ from tourney.selectors import average_stack, clock_payload, total_chips
 from tourney.services import structure_items
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape.
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
@@ -256,12 +257,81 @@ def _seating(t: Tournament, now: datetime) -> tuple[list[list], list[dict[str, A
     return rows, moves
 
 
+def money_exact(amount: int) -> str:
+    """A prize as the results give it: units and cents, "398.00" (the results sheet's CSV)."""
+    whole, cents = divmod(int(amount), 100)
+    return f"{whole:,}.{cents:02d}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def place_text(place: int, place_to: int) -> str:
+    """The place in words: "4th", or "4th–5th" for a tie (RULES 7.2)."""
+    return ordinal(place) if place_to == place else f"{ordinal(place)}–{ordinal(place_to)}"
+
+
+def _deal_rows(t: Tournament) -> list[dict[str, Any]]:
+    """The recorded deal (RULES 8.3) as payout rows: the players still in first (their
+    places are still to play for), biggest amount first, then those out by place."""
+    lag = t.place_lag
+    rows = sorted(
+        Entry.objects.filter(tournament=t, deal_amount__isnull=False).values_list(
+            "place", "number", "player__name", "player__nickname", "deal_amount"
+        ),
+        key=lambda r: (r[0] is not None, r[0] or 0, -r[4], r[1]),
+    )
+    return [
+        {
+            "places": "Deal" if place is None else str(place + lag),
+            "name": public_name(t.public_names, name, nick),
+            "amount": money_display(amount),
+            "deal": True,
+        }
+        for place, _, name, nick, amount in rows
+    ]
+
+
+# The most finishers the final results carry (the TV shows the top of them; the results
+# sheet and CSV on the dashboard have every place).
+RESULTS_LIMIT = 200
+
+
+def _results(t: Tournament) -> list[dict[str, Any]]:
+    """The final results, best first: place, public name, prize (deal amounts included, RULES
+    8.3), every paid place and at least the top ten."""
+    lag = t.place_lag
+    limit = min(RESULTS_LIMIT, max(len(prizes_of(t)), 10))
+    rows = (
+        Entry.objects.filter(tournament=t, place__isnull=False)
+        .order_by("place", "bust_table", "bust_seat", "number")
+        .values_list(
+            "place", "place_to", "player__name", "player__nickname", "prize", "deal_amount"
+        )
+    )[:limit]
+    return [
+        {
+            "place": place + lag,
+            "place_text": place_text(place + lag, place_to + lag),
+            "name": public_name(t.public_names, name, nick),
+            "prize": money_exact(prize) if prize else "",
+            "deal": deal is not None,
+        }
+        for place, place_to, name, nick, prize, deal in rows
+    ]
+
+
 def _payouts(t: Tournament) -> list[dict[str, Any]]:
-    """Prizes by place, equal neighbours merged: [{"places": "4–6", "amount": "150"}]."""
+    """Prizes by place, equal neighbours merged: [{"places": "4–6", "amount": "150"}]. After
+    a deal (RULES 8.3) its amounts come first, one row per player who agreed (named, "Deal"
+    while still playing, the place once out): they replace the top places' prizes, which
+    the list then starts below."""
     prizes = prizes_of(t)
-    out: list[dict[str, Any]] = []
-    start = 0
-    for i in range(1, len(prizes) + 1):
+    out = _deal_rows(t)
+    start = min(len(out), len(prizes))
+    for i in range(start + 1, len(prizes) + 1):
         if i == len(prizes) or prizes[i] != prizes[start]:
             places = str(start + 1) if i - start == 1 else f"{start + 1}–{i}"
             out.append({"places": places, "amount": money_display(prizes[start])})
@@ -287,6 +357,7 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         .count()
     )
     pool = pool_of(t)
+    finished = t.status == Tournament.Status.FINISHED
     return {
         "format": STATE_FORMAT,
         "etag": etag_of(t),
@@ -313,6 +384,9 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "seating": rows,
         "moves": moves,
         "recent_ms": RECENT_MOVES_MINUTES * 60 * 1000,
+        # One player left: the winner and the final results replace the clock.
+        "finished": finished,
+        "results": _results(t) if finished else [],
     }
 
 
@@ -433,16 +507,35 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+def _finish_of(t: Tournament, row: tuple[int, int, int, bool] | None) -> dict[str, Any]:
+    """How a finished entry shows in find-my-seat: "4th" and its prize ("398.00", a deal
+    amount marked), the winner as such; ``so_far`` while late entries can still move the
+    places of the players out down (RULES 7.1)."""
+    if row is None:
+        return {"place": None, "place_text": "", "prize": "", "deal": False, "so_far": False}
+    place, place_to, prize, deal = row
+    place, place_to = place + t.place_lag, place_to + t.place_lag
+    return {
+        "place": place,
+        "place_text": "Winner" if place_to == 1 else place_text(place, place_to),
+        "prize": money_exact(prize) if prize else "",
+        "deal": deal,
+        "so_far": t.registration_open and t.status != Tournament.Status.FINISHED,
+    }
+
+
 def find_seat(t: Tournament, query: str) -> dict[str, Any]:
-    """Find my seat: players still in whose public name contains the query, or whose full name
-    the query names (public pages show names only as the director allows, issue 9).
+    """Find my seat: players whose public name contains the query, or whose full name the
+    query names (public pages show names only as the director allows, issue 9). Those still
+    in get their seat; those out and the winner their place and prize.
 
     With the ``full`` style the full name is public, so every word of the query being a whole
     word of it is enough ("lee", "ann lee"). With ``initial`` or ``nickname`` the query must be
     the whole full name (every word of it, in any order, nothing else): else typing a surname
     would confirm who is behind "Ann L." or "Annie", which the director chose to hide.
 
-    Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves"}]}."""
+    Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves",
+    "place", "place_text", "prize", "deal", "so_far"}]} (``place`` None while still in)."""
     q = _norm(query or "")
     answer: dict[str, Any] = {"query": " ".join((query or "").split()), "error": "", "results": []}
     if len(q) < FIND_MIN_CHARS:
@@ -454,15 +547,21 @@ def find_seat(t: Tournament, query: str) -> dict[str, Any]:
     words = set(q.split())
     style = t.public_names
     found: list[tuple[int, str]] = []
-    for entry_id, name, nick in Entry.objects.filter(
-        tournament=t,
-        status__in=[Entry.Status.SEATED, Entry.Status.REGISTERED, Entry.Status.ALTERNATE],
-    ).values_list("pk", "player__name", "player__nickname"):
+    finished: dict[int, tuple[int, int, int, bool]] = {}
+    # Every entry: those still in find their seat, those out (and the winner) their place
+    # and prize (issue 31: "Gina Hall — 4th, 398.00", not "no player matches").
+    for entry_id, name, nick, place, place_to, prize, deal in Entry.objects.filter(
+        tournament=t
+    ).values_list(
+        "pk", "player__name", "player__nickname", "place", "place_to", "prize", "deal_amount"
+    ):
         shown = public_name(style, name, nick)
         full = set(_norm(name).split())
         by_full_name = words <= full if style == Tournament.NameStyle.FULL else words == full
         if q in _norm(shown) or by_full_name:
             found.append((entry_id, shown))
+            if place is not None:
+                finished[entry_id] = (place, place_to, prize, deal is not None)
     if not found:
         answer["error"] = MSG_FIND_NONE
         return answer
@@ -496,11 +595,21 @@ def find_seat(t: Tournament, query: str) -> dict[str, Any]:
             "name": shown,
             "table": seats.get(eid, (None, None))[0],
             "seat": seats.get(eid, (None, None))[1],
-            "waiting": eid not in seats,
-            "moves": moves.get(eid, []),
+            "waiting": eid not in seats and eid not in finished,
+            "moves": [] if eid in finished else moves.get(eid, []),
+            **_finish_of(t, finished.get(eid)),
         }
         for eid, shown in found
     ]
-    results.sort(key=lambda r: (r["name"].casefold(), r["table"] or 0, r["seat"] or 0))
+    # Still in first (their seat is what they look for), then those out by place.
+    results.sort(
+        key=lambda r: (
+            r["place"] is not None,
+            r["place"] or 0,
+            r["name"].casefold(),
+            r["table"] or 0,
+            r["seat"] or 0,
+        )
+    )
     answer["results"] = results
     return answer

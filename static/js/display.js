@@ -290,13 +290,15 @@
     setText("average-stack", chips(state.average_stack));
     setText("prize-pool", state.prize_pool);
     show("badge-h4h", !!state.hand_for_hand);
-    show("badge-final", state.tables_in_play === 1 && state.status !== "not_started");
+    show("badge-final", state.tables_in_play === 1 && state.status !== "not_started" && !state.finished);
     renderPayouts();
   }
 
   function payoutRow(p) {
     var li = document.createElement("li");
+    if (p.deal) li.className = "deal";
     li.appendChild(span("place", p.places));
+    if (p.name) li.appendChild(span("who", p.name)); // a deal's amount (RULES 8.3)
     li.appendChild(span("amount", p.amount));
     return li;
   }
@@ -334,7 +336,10 @@
     var top = list.getBoundingClientRect().top;
     var perColumn = Math.max(1, Math.floor((bottom - top + 0.5) / rowH));
     var shown = payouts.length;
-    if (payouts.length > perColumn * 2 && note) {
+    // A deal's rows carry names (RULES 8.3): one wide column then (display.css), not two.
+    var cols = payouts.some(function (p) { return p.deal; }) ? 1 : 2;
+    list.classList.toggle("one-column", cols === 1);
+    if (payouts.length > perColumn * cols && note) {
       // Not all fit: the notice takes its line first, the rows get what is left.
       var from = firstPlace(payouts[0].places), to = lastPlace(payouts[payouts.length - 1].places);
       note.textContent = "+" + to + " more: places " + from + "–" + to; // a first measure
@@ -342,19 +347,19 @@
       var nb = note.getBoundingClientRect();
       var nm = parseFloat(getComputedStyle(note).marginTop) || 0;
       perColumn = Math.max(1, Math.floor((bottom - nb.height - nm - top + 0.5) / rowH));
-      shown = Math.min(payouts.length, perColumn * 2);
+      shown = Math.min(payouts.length, perColumn * cols);
       var rest = payouts.slice(shown);
       from = firstPlace(rest[0].places);
       var count = Number(to) - Number(from) + 1;
       if (!(count > 0)) count = rest.length;
       note.textContent = "+" + count + " more: " + (from === to ? "place " + from : "places " + from + "–" + to);
       list.dataset.more = String(count);
-    } else if (payouts.length > perColumn * 2) {
-      shown = perColumn * 2;
+    } else if (payouts.length > perColumn * cols) {
+      shown = perColumn * cols;
     }
     var frag = document.createDocumentFragment();
     for (var k = 0; k < shown; k++) frag.appendChild(payoutRow(payouts[k]));
-    list.style.setProperty("--rows", String(Math.max(1, Math.min(perColumn, Math.ceil(shown / 2)))));
+    list.style.setProperty("--rows", String(Math.max(1, Math.min(perColumn, Math.ceil(shown / cols)))));
     list.replaceChildren(frag);
   }
 
@@ -456,6 +461,7 @@
   var seatingUntil = 0;
 
   function showView(name) {
+    if (state.finished) return; // the results view stays (the page reloads when it changes)
     current = name;
     body.dataset.view = name;
     $("clock-view").hidden = name !== "clock";
@@ -547,6 +553,9 @@
         failures = 0;
         show("offline", false);
         if (!fresh) return;
+        // The tournament ended (or its last bust was undone), or its results changed: the
+        // server renders the winner and the results (or the clock again) in a new page.
+        if (fresh.finished || state.finished) { window.location.reload(); return; }
         state = fresh;
         etag = fresh.etag;
         body.dataset.stateEtag = etag;
@@ -571,7 +580,7 @@
   body.dataset.stateEtag = etag;
   renderStats();
   tick();
-  if (mode === "tv") {
+  if (mode === "tv" && !state.finished) {
     showView(VIEW === "seating" ? "seating" : "clock");
     if (VIEW === "seating") viewTimer = setTimeout(cycle, PAGE_MS);
     else if (VIEW !== "clock") viewTimer = setTimeout(cycle, ROTATE_MS);

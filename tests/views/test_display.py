@@ -45,6 +45,8 @@ STATE_KEYS = {
     "seating",
     "moves",
     "recent_ms",
+    "finished",
+    "results",
 }
 
 
@@ -581,14 +583,18 @@ def test_find_my_seat_shows_my_moves(client, seated_tournament, director):
     assert expected in html
 
 
-def test_find_my_seat_ignores_busted_players(client, seated_tournament, director):
+def test_find_my_seat_gives_busted_players_their_place(client, seated_tournament, director):
+    # Issue 31 item 10: a player out is found with the place, not "no player matches".
     t = seated_tournament
     Tournament.objects.filter(pk=t.pk).update(public_names="full")
     busts = _busts_causing_a_balance(t)
     services.elimination_record(tournament_id=t.pk, busts=busts, actor=director)
-    name = Entry.objects.select_related("player").get(pk=busts[0][0]).player.name
-    html = _find(client, t, name).content.decode()
-    assert public.MSG_FIND_NONE in html
+    e = Entry.objects.select_related("player").get(pk=busts[0][0])
+    html = _find(client, t, e.player.name).content.decode()
+    assert public.MSG_FIND_NONE not in html
+    place, _ = e.places_now(Tournament.objects.get(pk=t.pk).place_lag)
+    assert f"Out in <b>{public.ordinal(place)}</b> place" in html
+    assert 'class="tbl"' not in html.split('id="find-results"')[1]  # no seat for them
 
 
 def test_player_page_without_a_query_shows_the_clock_and_the_form(client, seated_tournament):
