@@ -520,7 +520,17 @@ def seat_entry(
     """RULES 1.3: a random open seat at one of the tables with the fewest players. When every
     seat is taken, open a table if the director allows it, else the entry is an alternate.
     A new entry (``may_open`` None) never goes ahead of the alternates already waiting.
-    ``last``: the action reads no seat after this (a registration), see ``apply_moves``."""
+    ``last``: the action reads no seat after this (a registration), see ``apply_moves``.
+
+    A table opened because every seat was taken is balanced at once, before the start as in
+    play (issue 31: 9/9/9/1 is no way to start or play): the card rooms' reading, where the
+    floor opens the table and fills it from the full ones, rather than leaving one player
+    alone at it (or keeping the player waiting until enough arrive for a table). Before the
+    start this is the even fill of RULES 1.2; in play the balancing of RULES 3.1-3.3 (the
+    big blind next at the fullest tables moves to the worst position, until within the
+    tolerance). The moves are recorded (reason "balance", RULES 3.8), so they appear in
+    "moves to announce"; the entry gets ``table_opened`` (the new table's number) and
+    ``balancing_moves`` (how many players moved there), and the action's event says both."""
     allowed = t.auto_open_tables if may_open is None else may_open
     behind = False
     if may_open is None and alternates_waiting(t, besides=entry.pk):
@@ -545,16 +555,32 @@ def seat_entry(
         picked = row, _load([row])[row.number]
     row, table = picked
     move = seat_draw.late_seat(entry.pk, [table], rng)
-    balance = opened and t.clock_started and others
+    balance = opened and others
     written = apply_moves(
-        t, [move], event=event, table_ids={row.number: row.pk}, last=last and not balance
+        t,
+        [move],
+        event=event,
+        table_ids={row.number: row.pk},
+        last=last and not balance,
+        # An alternate taking a seat is called to it: a move to announce (issue 31).
+        announce_seats=entry.status == Entry.Status.ALTERNATE,
     )
     entry.status = Entry.Status.SEATED
     _maybe_draw_button(t, table.with_player(move.to_seat, entry.pk, waits=move.waits_for_button))
     if balance:
         # A table just opened for this player: RULES 3.3 balancing fills it from the
-        # fullest tables (their big blinds next) until the sizes are within tolerance.
-        written += rebalance(t, event=event)["moves"]
+        # fullest tables (their big blinds next) until the sizes are within tolerance
+        # (before the start: RULES 1.2, no button yet, so a random player and seat).
+        balanced = rebalance(t, event=event)["moves"]
+        written += balanced
+        entry.table_opened, entry.balancing_moves = row.number, len(balanced)
+        if event is not None:
+            event_payload_set(
+                event,
+                {**event.payload, "table_opened": row.number, "balancing_moves": len(balanced)},
+            )
+    elif opened:
+        entry.table_opened, entry.balancing_moves = row.number, 0
     return written[0]
 
 

@@ -259,7 +259,26 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     card = desk.seat_card(t, entry)
     verb = "Re-entered" if kind == "reentered" else "Registered"
     messages.success(request, f"{verb} #{entry.number} {card['name']}: {_placed(card)}.")
+    opened = getattr(entry, "table_opened", None)
+    if opened is not None:  # issue 31: never open a table silently
+        moved = getattr(entry, "balancing_moves", 0)
+        messages.warning(request, _opened_words(opened, moved))
     return _done(request, t, entry)
+
+
+MSG_TABLE_OPENED = "Every seat was taken: table {table} was opened."
+MSG_TABLE_BALANCED = (
+    " {who} moved there to balance the tables (RULES 3.3): announce the moves "
+    "(the dashboard's moves to announce)."
+)
+
+
+def _opened_words(table: int, moved: int) -> str:
+    words = MSG_TABLE_OPENED.format(table=table)
+    if moved:
+        who = f"{moved} players" if moved != 1 else "1 player"
+        words += MSG_TABLE_BALANCED.format(who=who)
+    return words
 
 
 @login_required
