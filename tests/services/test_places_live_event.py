@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -165,6 +166,27 @@ def test_places_are_final_once_the_late_registration_level_has_passed(director):
     assert services.places_provisional(t) is False
     answer = _bust(t, director, (_seated(t)[0], 100))
     assert answer["provisional"] is False
+
+
+def test_the_dashboard_says_a_place_is_provisional_while_entries_can_still_come(client, director):
+    """What the eliminations panel announces: the place it shows at the bust is marked
+    provisional while registration is open (a late entry would move it down), and shows the
+    place as it stands; once registration closes the mark goes and the place is the final one."""
+    t = _event(director, seats=3, tables=2)
+    for i in range(5):
+        services.entry_register(tournament_id=t.pk, name=f"D{i + 1}", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    client.force_login(director)
+    panel = reverse("tourney-dashboard-eliminations", args=[t.pk])
+    _bust(t, director, (_seated(t)[0], 500))
+    html = client.get(panel, HTTP_HX_REQUEST="true").content.decode()
+    assert '<span class="place">5th</span>' in html and "provisional" in html
+    services.entry_register(tournament_id=t.pk, name="Late", actor=director)
+    html = client.get(panel, HTTP_HX_REQUEST="true").content.decode()
+    assert '<span class="place">6th</span>' in html  # moved down by the late entry
+    money.registration_close(tournament_id=t.pk, actor=director)
+    html = client.get(panel, HTTP_HX_REQUEST="true").content.decode()
+    assert '<span class="place">6th</span>' in html and "provisional" not in html
 
 
 # ---------------------------------------------------------------- random live events

@@ -19,6 +19,13 @@ How the rules are read here:
   ``no_winner`` (the input is wrong, e.g. a stack was entered as broke that is not).
 * RULES 7.4: undo recomputes from the recorded hands (``undo_elimination`` then
   ``replay_places``); nothing is patched in place.
+* Who is still in (docs/rules.md 7.5): ``players_before`` counts every entry not out,
+  seated or waiting on the alternate list (an alternate has bought in: they are an entry
+  and finish above the players who bust while they wait). A re-entry is a new entry.
+* Late entries (docs/rules.md 7.6, 7.7): places count from the bottom of the whole field,
+  so each entry that comes after a bust moves that player one place down; the caller says
+  the places are provisional while registration is open. Once it closes, the places are
+  final, distinct from 1 to the number of entries (ties aside), in bust order.
 """
 
 from __future__ import annotations

@@ -304,7 +304,15 @@ def last_hand(t: Tournament) -> dict[str, Any] | None:
     if ev.payload.get("winner"):
         w = Entry.objects.filter(pk=ev.payload["winner"]).select_related("player").first()
         winner = w.player.name if w else None
-    return {"event": ev.pk, "at": ev.created_at, "busted": out, "moves": moves, "winner": winner}
+    return {
+        "event": ev.pk,
+        "at": ev.created_at,
+        "busted": out,
+        "moves": moves,
+        "winner": winner,
+        # docs/rules.md 7.6: entries can still come, each moving the players out one place down
+        "provisional": bool(out) and services.places_provisional(t),
+    }
 
 
 def eliminations_panel(t: Tournament) -> dict[str, Any]:
