@@ -175,10 +175,15 @@ class TournamentZoneMiddleware:
 
         from tourney.models import Tournament
 
-        pk = view_kwargs.get("tournament_id")
-        if not isinstance(pk, int) or not 0 < pk < 2**63:
+        pk, token = view_kwargs.get("tournament_id"), view_kwargs.get("token")
+        rows = Tournament.objects.values_list("time_zone", flat=True)
+        if isinstance(pk, int) and 0 < pk < 2**63:
+            rows = rows.filter(pk=pk)
+        elif isinstance(token, str) and not request.path_info.endswith(".json"):
+            rows = rows.filter(display_token=token)  # the TV and the phone page (not polls)
+        else:
             return None
-        name = Tournament.objects.filter(pk=pk).values_list("time_zone", flat=True).first()
+        name = rows.first()
         if name:
             timezone.activate(Tournament(time_zone=name).zone)
         return None

@@ -125,3 +125,24 @@ def test_machine_zone_is_the_default_not_utc(monkeypatch):
     assert project_settings._machine_zone() == "Europe/Paris"
     monkeypatch.setattr(tzlocal, "get_localzone_name", lambda: None)
     assert project_settings._machine_zone() == "UTC"
+
+
+def test_phone_page_prints_move_times_in_the_card_rooms_zone(director, tournament):
+    from tables.models import Seat, Table
+    from tables.services import move_manual
+
+    Tournament.objects.filter(pk=tournament.pk).update(time_zone="Asia/Tokyo")
+    services.entry_register(tournament_id=tournament.pk, name="Mover Kim", actor=director)
+    seat = Seat.objects.get(entry__player__name="Mover Kim")
+    other = Table.objects.filter(tournament=tournament).exclude(pk=seat.table_id).first()
+    with time_machine.travel(_at(2026, 12, 2, 3, 5), tick=False):  # 12:05 in Tokyo
+        move_manual(
+            tournament_id=tournament.pk,
+            entry_id=seat.entry_id,
+            table_number=other.number,
+            seat=1,
+            actor=director,
+        )
+    url = reverse("tourney-player", args=[tournament.display_token])
+    page = Client().get(url, {"name": "Mover Kim"}).content.decode()
+    assert "12:05" in page and "03:05" not in page
