@@ -294,16 +294,16 @@ def _deal_rows(t: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-# The most finishers the final results carry (the TV shows the top of them; the results
-# sheet and CSV on the dashboard have every place).
+# The most finishers the final results carry (the TV shows the top 21, the phone them all;
+# the results sheet and CSV on the dashboard have every place of any field).
 RESULTS_LIMIT = 200
 
 
 def _results(t: Tournament) -> list[dict[str, Any]]:
     """The final results, best first: place, public name, prize (deal amounts included, RULES
-    8.3), every paid place and at least the top ten."""
+    8.3), the first ``RESULTS_LIMIT`` places."""
     lag = t.place_lag
-    limit = min(RESULTS_LIMIT, max(len(prizes_of(t)), 10))
+    limit = RESULTS_LIMIT
     rows = (
         Entry.objects.filter(tournament=t, place__isnull=False)
         .order_by("place", "bust_table", "bust_seat", "number")

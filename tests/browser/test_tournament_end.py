@@ -13,7 +13,9 @@ from playwright.sync_api import expect
 from tables.models import Seat
 from tourney import money, services
 from tourney.models import Entry, Tournament
+from tourney.undo import action_undo
 
+from .conftest import RESOLUTIONS
 from .test_display import _overflows
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -141,3 +143,62 @@ def _play_the_end(page, phone, desk, live_url, t, e, director, screenshot) -> No
     expect(desk.locator("body")).to_contain_text("Ann Lee")
     expect(desk.locator("body")).to_contain_text("330")
     screenshot(desk, "end-results-sheet")
+
+
+def _played_to_the_end(director, players: int) -> Tournament:
+    """A field of ``players`` on three tables busted one by one to a winner (breaks and
+    redraws on the way), the default payouts frozen at registration close."""
+    t = services.tournament_create(
+        actor=director,
+        name="Thursday 27 · Deepstack Turbo",
+        tables=3,
+        seats_per_table=9,
+        seed=27,
+        buy_in=10000,
+        fee=1000,
+    )
+    Tournament.objects.filter(pk=t.pk).update(public_names="full")
+    first = ["Ann", "Bob", "Carla", "Dmitri", "Elena", "Farid", "Gina", "Hiro", "Ines"]
+    last = ["Lee", "Marsh", "Okafor"]
+    for i in range(players):
+        name = f"{first[i % 9]} {last[i // 9 % 3]}"
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    money.registration_close(tournament_id=t.pk, actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    while True:
+        seated = list(Seat.objects.filter(tournament=t).order_by("table__number", "number"))
+        if len(seated) < 2:
+            break
+        services.elimination_record(
+            tournament_id=t.pk, busts=[(seated[-1].entry_id, 100)], actor=director
+        )
+    t.refresh_from_db()
+    return t
+
+
+@pytest.mark.parametrize("size", ["1366x768", "1920x1080", "3840x2160"])
+def test_the_results_of_27_players_fit_the_tv(page, live_url, director, screenshot, size):
+    t = _played_to_the_end(director, 27)
+    assert t.status == Tournament.Status.FINISHED
+    width, height = RESOLUTIONS[size]
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{live_url}/display/{t.display_token}/")
+    expect(page.locator("#winner-name")).to_be_visible()
+    assert page.locator("#results li").count() == 20  # 2nd to 21st; the sheet has them all
+    expect(page.locator(".results-box .payout-more")).to_have_text(
+        "Every place: on the results sheet"
+    )
+    assert _overflows(page) == []
+    screenshot(page, f"end-tv-27-{size}")
+    assert page.js_errors == []
+
+
+def test_undoing_the_last_bust_brings_the_clock_back_on_the_tv(page, live_url, director):
+    t = _played_to_the_end(director, 6)
+    page.goto(f"{live_url}/display/{t.display_token}/?view=clock&poll=1")
+    expect(page.locator("#winner-name")).to_be_visible()
+    action_undo(tournament_id=t.pk, actor=director)
+    expect(page.locator("#countdown")).to_be_visible(timeout=10_000)
+    expect(page.locator("#winner-name")).to_have_count(0)
+    expect(page.locator("#players-left")).to_have_text("2")
+    assert page.js_errors == []

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from tourney import money, services
 from tourney.models import Entry, Tournament
+from tourney.undo import action_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -212,3 +213,20 @@ def test_the_api_refuses_registration_once_finished(event, director, director_ap
     clock = director_api.get(f"/api/v1/tournaments/{t.pk}/clock").json()
     assert clock["status"] == "finished"
     assert Entry.objects.filter(tournament=t).count() == len(NAMES)
+
+
+def test_undoing_the_last_bust_gives_the_screens_the_clock_back(client, event, director):
+    t, e = event
+    _finish(t, e, director)
+    assert _state(client, t)["finished"] is True
+    action_undo(tournament_id=t.pk, actor=director)
+    s = _state(client, t)
+    assert (s["finished"], s["results"], s["status"], s["players_left"]) == (
+        False,
+        [],
+        "running",
+        2,
+    )
+    html = client.get(reverse("tourney-display", args=[t.display_token])).content.decode()
+    assert 'id="results-view"' not in html
+    assert re.search(r'id="clock-view" class="view clock-view" aria-label="Clock">', html)
