@@ -139,6 +139,7 @@ def _play_the_end(page, phone, desk, live_url, t, e, director, screenshot) -> No
     screenshot(phone, "end-phone-results")
 
     # The dashboard offers the results sheet, deal amounts on it.
+    screenshot(desk, "end-dashboard")
     desk.locator("#tournament-over a", has_text="Results sheet").click()
     expect(desk.locator("body")).to_contain_text("Ann Lee")
     expect(desk.locator("body")).to_contain_text("330")

@@ -187,6 +187,7 @@ def test_the_dashboard_offers_the_results_once_finished(client, event, director)
     assert reverse("tourney-results-csv", args=[t.pk]) in over
     clock = html.split('id="clock"')[1].split("</section>")[0]
     assert 'value="pause"' not in clock and 'value="resume"' not in clock
+    assert "Stopped at the last elimination" in clock and "Last item" not in clock
 
 
 def test_the_desk_stops_offering_registration_once_finished(client, event, director, desk_clerk):
