@@ -279,6 +279,25 @@ def test_users_page_keeps_the_username(page, live_url, director, debug_on):
     _page_intact(page)
 
 
+def test_color_up_race_keeps_its_table_form(page, live_url, director, seated, debug_on):
+    services.clock_action(tournament_id=seated.pk, action="start", actor=director)
+    services.clock_action(tournament_id=seated.pk, action="next", actor=director)
+    first, second = Seat.objects.filter(tournament=seated, table__number=1).order_by("number")[:2]
+    _log_in(page, live_url, f"/td/{seated.pk}/colorup/")
+    form = page.locator("#table-1 form", has=page.locator("input[name^=odd_]"))
+    form.locator(f"input[name=odd_{first.number}]").fill("3")
+    form.locator(f"input[name=odd_{second.number}]").fill("two")
+    _refused(page, lambda: form.get_by_role("button", name="Deal the race").click())
+    form = page.locator("#table-1 form", has=page.locator("input[name^=odd_]"))
+    expect(form.locator(".error[role=alert]")).to_have_text(
+        MSG_NOT_A_NUMBER.format(label=f"Seat {second.number} odd chips")
+    )
+    expect(form.locator(f"input[name=odd_{first.number}]")).to_have_value("3")
+    expect(form.locator(f"input[name=odd_{second.number}]")).to_have_value("two")
+    expect(page.locator("#table-2 .error")).to_have_count(0)
+    _page_intact(page, "#colorup", "#table-2")
+
+
 # ---------------------------------------------------------------- desk and login
 
 

@@ -185,3 +185,33 @@ def test_a_wrong_password_answers_400_with_the_username_kept(client, director):
         client.post(reverse("login"), {"username": "td", "password": "td-pass-123"}).status_code
         == 302
     )
+
+
+def test_a_refused_color_up_race_keeps_its_table_form(td, seated_tournament, director):
+    t = seated_tournament
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.clock_action(tournament_id=t.pk, action="next", actor=director)  # the break
+    seats = list(Seat.objects.filter(tournament=t, table__number=1).order_by("number"))
+    data = {
+        "remove": "25",
+        f"odd_{seats[0].number}": "3",
+        f"odd_{seats[1].number}": "two",
+        f"cards_{seats[0].number}": "As 7d 9c",
+        "whole": str(seats[0].number),
+        "counted": "41",
+        "deal": "software",
+    }
+    url = reverse("tourney-dashboard-colorup-race", args=[t.pk, 1])
+    r = td.post(url, data, **HX)
+    assert r.status_code == 400
+    html = _text(r)
+    form = html[html.index('id="table-1"') : html.index('id="table-2"')]
+    assert 'role="alert"' in form and f"Seat {seats[1].number} odd chips" in form
+    assert f'aria-label="Seat {seats[0].number} odd chips" value="3"' in form
+    assert f'aria-label="Seat {seats[1].number} odd chips" value="two"' in form
+    assert 'value="As 7d 9c"' in form and 'name="counted" size="5" value="41"' in form
+    assert (
+        f'value="{seats[0].number}" aria-label="Seat {seats[0].number} whole stack" checked' in form
+    )
+    # The other tables' forms stay empty.
+    assert 'value="two"' not in html[html.index('id="table-2"') :]

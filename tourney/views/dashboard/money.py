@@ -204,10 +204,19 @@ def colorup_page(request: HttpRequest, t: Tournament):
     return _colorup_render(request, t)
 
 
-def _colorup_render(request, t, *, error: DomainError | None = None, changed: bool = False):
+def _colorup_render(
+    request, t, *, error: DomainError | None = None, changed: bool = False, table: int = 0
+):
+    """The color-up page or its races; a refused race (``table``): the message inside that
+    table's form, with what was typed in it (issue 31, item 4)."""
     ctx = colorup_context(t)
     ctx["error"] = error.message if error else None
     ctx["error_fields"] = error.fields if error else {}
+    if error and table:
+        for row in ctx["pending"].get("tables", []):
+            if row["table"] == table and row.get("to_race"):
+                _keep_typed_race(row, request.POST, error.message)
+                ctx["error"] = None
     template = "dashboard/colorup.html#races" if request.htmx else "dashboard/colorup.html"
     response = render(request, template, ctx, status=error.status if error else 200)
     response[VERSION_HEADER] = str(t.version)
@@ -216,6 +225,17 @@ def _colorup_render(request, t, *, error: DomainError | None = None, changed: bo
 
         trigger_client_event(response, "tourney-changed", {"panel": "colorup"})
     return response
+
+
+def _keep_typed_race(row: dict[str, Any], data, message: str) -> None:
+    whole = set(data.getlist("whole"))
+    row["error"] = message
+    row["typed_remove"] = data.get("remove", "")
+    row["typed_counted"] = data.get("counted", "")
+    for s in row["seats"]:
+        s["typed_odd"] = data.get(f"odd_{s['seat']}", "")
+        s["typed_cards"] = data.get(f"cards_{s['seat']}", "")
+        s["typed_whole"] = str(s["seat"]) in whole
 
 
 MSG_BAD_SEAT = "Seats are whole numbers."
@@ -276,7 +296,7 @@ def colorup_race(request: HttpRequest, t: Tournament, number: int):
             actor=request.user,
         )
     except DomainError as exc:
-        return _colorup_render(request, t, error=exc)
+        return _colorup_render(request, t, error=exc, table=number)
     return _colorup_done(request, t, f"#table-{number}")
 
 
