@@ -358,10 +358,13 @@ def apply_moves(
     event: Event | None,
     table_ids: dict[int, int] | None = None,
     last: bool = False,
+    announce_seats: bool = False,
 ) -> list[dict[str, Any]]:
     """Write a batch of moves: the movers leave their seats first, so a batch may swap seats
     (a redraw) without ever holding two entries in one seat. Every move but a first seating
     is recorded as a Move row (RULES 3.8). ``table_ids``: table number -> id, if known.
+    ``announce_seats``: the first seatings are recorded too (an alternate called to a seat is
+    announced like a move; a new entry's seat is on its seat card instead).
     ``last``: the action reads no seat after this, so the new seats are written with its
     last statement (``journal.writes``)."""
     if not moves:
@@ -392,7 +395,7 @@ def apply_moves(
         j.writes.extend(_insert_statements(Seat, columns, seat_rows))
     else:
         _insert(Seat, columns, seat_rows)
-    recorded = [m for m in moves if m.reason != "seat"]
+    recorded = [m for m in moves if m.reason != "seat" or announce_seats]
     if recorded and event is not None:
         event_saved(event)  # the moves point at it
     ids = iter(_insert_moves(t, event, recorded))
@@ -404,7 +407,7 @@ def apply_moves(
             )
     return [
         {
-            "id": next(ids) if m.reason != "seat" else None,
+            "id": next(ids) if m.reason != "seat" or announce_seats else None,
             "entry": m.entry,
             "from": None if m.from_table is None else {"table": m.from_table, "seat": m.from_seat},
             "to": {"table": m.to_table, "seat": m.to_seat},

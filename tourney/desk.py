@@ -37,6 +37,7 @@ from tourney.rows import marks
 from tourney.services import (
     clock_read,
     entry_register,
+    event_payload_set,
     lock_tournament,
     place_lag_step,
     record_event,
@@ -259,15 +260,17 @@ def _alternates_take_freed_seat(tournament_id: int, undone_entry: int, actor) ->
     """The seat the undone registration held goes to the first alternate (RULES 1.3), as an
     action of its own with its journal, so the director can undo it like any other."""
     with tournament_action(tournament_id) as t:
-        seated = [m["entry"] for m in seat_alternates(t, event=None)]
-        if seated:
-            record_event(
-                t,
-                "alternates_seated",
-                {"entries": seated, "after_undo_of": undone_entry},
-                actor,
-                defer=True,
-            )
+        # The event first: the alternates' seat moves (to announce) point at it, and undoing
+        # it takes them away with the seats.
+        event = record_event(
+            t,
+            "alternates_seated",
+            {"entries": [], "after_undo_of": undone_entry},
+            actor,
+            defer=True,
+        )
+        seated = [m["entry"] for m in seat_alternates(t, event=event)]
+        event_payload_set(event, {**event.payload, "entries": seated})
     return seated
 
 

@@ -525,8 +525,14 @@ def test_opening_a_table_seats_the_alternates_in_order_before_balancing(director
     assert _status(c, d, e) == ["seated", "seated", "alternate"]
     assert sizes(t) == {1: 2, 2: 2}
     assert {Seat.objects.get(entry=x).table.number for x in (c, d)} == {2}
-    assert not Move.objects.filter(tournament=t).exists()  # first seatings, nobody moved
+    # Nobody seated moved; the alternates are called to their seats: moves to announce
+    # (issue 31), from no seat, pointing at the action (undone with it).
     event = Event.objects.get(tournament=t, kind="tables_opened")
+    called = Move.objects.filter(tournament=t).order_by("id")
+    assert [(m.entry_id, m.from_table, m.to_table, m.reason, m.event_id) for m in called] == [
+        (c.pk, None, 2, "seat", event.pk),
+        (d.pk, None, 2, "seat", event.pk),
+    ]
     assert event.payload["alternates"] == [c.pk, d.pk]
     action_undo(tournament_id=t.pk, actor=director)  # the director's undo puts all back
     assert snapshot(t) == before

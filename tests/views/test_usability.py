@@ -90,6 +90,39 @@ def test_the_bust_button_says_what_it_does(td, seated_tournament):
     assert "Check players" not in body
 
 
+def test_an_alternate_seated_after_a_bust_is_a_move_to_announce(td, director):
+    """RULES 1.3: the first alternate takes the seat a bust freed; the floor calls them to
+    it, so the dashboard lists it with the moves to announce (from "alternate")."""
+    from tables.models import Move
+
+    t = services.tournament_create(
+        actor=director,
+        name="Small room",
+        tables=1,
+        seats_per_table=3,
+        seed=3,
+        options={"auto_open_tables": False},
+    )
+    entries = [
+        services.entry_register(tournament_id=t.pk, name=f"Guest {n}", actor=director)
+        for n in range(1, 5)
+    ]
+    alternate = entries[3]
+    assert Entry.objects.get(pk=alternate.pk).status == Entry.Status.ALTERNATE
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.elimination_record(tournament_id=t.pk, busts=[(entries[0].pk, None)], actor=director)
+    seat = Seat.objects.get(entry=alternate)
+    body = td.get(url("tourney-dashboard-moves", t), **HX).content.decode()
+    assert "<b>Guest 4</b>, alternate → <b>T1 S" in body
+    assert f"T{seat.table.number} S{seat.number}</b>" in body
+    move = Move.objects.get(tournament=t, entry=alternate)
+    assert (move.reason, move.from_table, move.announced) == ("seat", None, False)
+    # ticked off like any move
+    td.post(url("tourney-dashboard-moves", t), {"move": str(move.pk)}, **HX)
+    move.refresh_from_db()
+    assert move.announced
+
+
 # ---------------------------------------------------------------- item 11: the results CSV
 
 

@@ -24,11 +24,17 @@ BIG_FIELD_TABLES = 100  # from this many open tables on, tiles collapse to count
 SEARCH_LIMIT = 30
 MOVES_SHOWN = 100
 LOG_SHOWN = 40
+# Every recorded move: a seat move is an alternate called to a seat (a new entry's first seat
+# is no Move row: the desk hands out its seat card, RULES 3.8).
 TO_ANNOUNCE = Q(
-    reason__in=[Move.Reason.BALANCE, Move.Reason.BREAK, Move.Reason.REDRAW, Move.Reason.MANUAL]
-) | Q(
-    reason=Move.Reason.SEAT, event__kind__in=["elimination", "table_closed"]
-)  # alternates seated after a bust; the desk announces its own seat cards
+    reason__in=[
+        Move.Reason.BALANCE,
+        Move.Reason.BREAK,
+        Move.Reason.REDRAW,
+        Move.Reason.MANUAL,
+        Move.Reason.SEAT,
+    ]
+)
 
 
 def cash(amount: int | None) -> str:
