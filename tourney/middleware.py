@@ -155,9 +155,10 @@ class RejectNulMiddleware:
 
 
 class TournamentZoneMiddleware:
-    """Times on a tournament's screens (the desk's "today", the log, seat cards) in the card
-    room's zone (``Tournament.time_zone``, issue 31), not the server's: the zone of the
-    tournament a view's URL names is active while that view runs and renders."""
+    """Times on a tournament's screens (the log, seat cards, printouts, the phone page) are
+    printed in the card room's zone (``Tournament.time_zone``, issue 31): the views that load
+    a tournament activate its zone (``Tournament.activate_zone``, no extra query); this puts
+    the server's zone back after every request, so that no thread keeps another's."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -169,21 +170,3 @@ class TournamentZoneMiddleware:
             from django.utils import timezone
 
             timezone.deactivate()
-
-    def process_view(self, request, view_func, view_args, view_kwargs) -> None:
-        from django.utils import timezone
-
-        from tourney.models import Tournament
-
-        pk, token = view_kwargs.get("tournament_id"), view_kwargs.get("token")
-        rows = Tournament.objects.values_list("time_zone", flat=True)
-        if isinstance(pk, int) and 0 < pk < 2**63:
-            rows = rows.filter(pk=pk)
-        elif isinstance(token, str) and not request.path_info.endswith(".json"):
-            rows = rows.filter(display_token=token)  # the TV and the phone page (not polls)
-        else:
-            return None
-        name = rows.first()
-        if name:
-            timezone.activate(Tournament(time_zone=name).zone)
-        return None

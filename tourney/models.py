@@ -122,6 +122,13 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def activate_zone(self) -> None:
+        """Print times in this tournament's zone for the rest of the request (the middleware
+        ``TournamentZoneMiddleware`` puts the server's zone back after it)."""
+        from django.utils import timezone
+
+        timezone.activate(self.zone)
+
     @property
     def zone(self) -> zoneinfo.ZoneInfo:
         """The card room's time zone (``time_zone``, else the server's TIME_ZONE)."""

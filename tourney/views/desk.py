@@ -34,7 +34,9 @@ def _tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     # The desk role can do only this screen (and reading); strangers get 403.
     if not is_desk(request.user):
         raise PermissionDenied
-    return get_object_or_404(Tournament, pk=tournament_id)
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    t.activate_zone()  # times in the card room's zone (issue 31)
+    return t
 
 
 def _qr_svg(url: str) -> str:

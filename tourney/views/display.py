@@ -114,6 +114,7 @@ def _find(tournament_id: int, token: str, query: str) -> dict:
     t = Tournament.objects.filter(pk=tournament_id, display_token=token).first()
     if t is None:
         raise Http404(MSG_NO_DISPLAY)
+    t.activate_zone()  # the moves' times in the card room's zone (issue 31)
     return public.find_seat(t, query)
 
 

@@ -40,7 +40,9 @@ def _safe_cell(text: str) -> str:
 def _tournament_for_desk(request, tournament_id: int) -> Tournament:
     if not is_desk(request.user):
         raise PermissionDenied
-    return get_object_or_404(Tournament, pk=tournament_id)
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    t.activate_zone()  # times in the card room's zone (issue 31)
+    return t
 
 
 @login_required

@@ -39,6 +39,7 @@ def director_view(view: Callable) -> Callable:
         if not is_director(request.user):
             raise PermissionDenied
         t = get_object_or_404(Tournament, pk=tournament_id)
+        t.activate_zone()  # times in the card room's zone (issue 31)
         return view(request, t, *args, **kwargs)
 
     return wrapped
