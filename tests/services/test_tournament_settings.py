@@ -157,6 +157,17 @@ def test_payouts_and_rounding_go_through_the_payout_table_and_undo_together(t, d
     assert t.payout_percentages is None and t.rounding_unit == 100 and t.name == "Sunday 100"
     # the payout table's own event went with it: nothing left to undo but the registrations
     assert Event.objects.get(tournament=t, kind="payouts_set").undone
+    undo.action_redo(tournament_id=t.pk, actor=director)
+    t.refresh_from_db()
+    assert t.payout_percentages == [6000, 4000] and t.rounding_unit == 500 and t.name == "Renamed"
+
+
+def test_a_finished_tournament_keeps_its_settings(t, director):
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    with pytest.raises(DomainError) as exc:
+        tournament_settings_update(tournament_id=t.pk, changes={"name": "Later"}, actor=director)
+    assert exc.value.code == "tournament_finished" and exc.value.status == 409
+    assert Tournament.objects.get(pk=t.pk).name == "Sunday 100"
 
 
 def test_several_changes_are_one_action(t, director):
