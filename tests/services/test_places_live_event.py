@@ -189,6 +189,25 @@ def test_the_dashboard_says_a_place_is_provisional_while_entries_can_still_come(
     assert '<span class="place">6th</span>' in html and "provisional" not in html
 
 
+def test_the_results_sheet_says_its_places_are_provisional_while_registration_is_open(
+    client, director
+):
+    t = _event(director, seats=3, tables=2)
+    for i in range(4):
+        services.entry_register(tournament_id=t.pk, name=f"R{i + 1}", actor=director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    first = _seated(t)[0]
+    _bust(t, director, (first, 500))
+    services.entry_register(tournament_id=t.pk, name="Late", actor=director)
+    client.force_login(director)
+    sheet = reverse("tourney-results-print", args=[t.pk])
+    html = client.get(sheet).content.decode()
+    assert "Places so far (provisional)" in html and "<td>5</td>" in html
+    money.registration_close(tournament_id=t.pk, actor=director)
+    html = client.get(sheet).content.decode()
+    assert "provisional" not in html and "<td>5</td>" in html  # the same place, now final
+
+
 # ---------------------------------------------------------------- random live events
 
 # An action: (kind, a number that picks who and which stacks)

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.text import slugify
 
-from tourney import money
+from tourney import money, services
 from tourney.models import Tournament
 from tourney.roles import is_desk
 
@@ -91,5 +91,7 @@ def results_print(request, tournament_id: int) -> HttpResponse:
             "pool_display": money_display(summary["prize_pool"]),
             "overlay_display": money_display(summary["overlay"]),
             "printed_at": timezone.localtime(),
+            # docs/rules.md 7.6: entries can still come and move the places of those out
+            "provisional": bool(rows) and services.places_provisional(t),
         },
     )
