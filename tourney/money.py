@@ -75,7 +75,8 @@ MSG_DEAL_MONEY_OPEN = (
 MSG_ALREADY_CLOSED = "Registration (and the rebuy period) are already closed."
 MSG_DEAL_FEW_PLAYERS = "A deal needs at least two players still in."
 MSG_DEAL_NOT_AGREED = (
-    "A deal is recorded only when every player still in agrees (RULES 8.3). Not agreed: {names}."
+    "A deal is recorded only when every player still in agrees (RULES 8.3). Not agreed yet: "
+    "{names}. Record it once each of them agrees."
 )
 MSG_DEAL_AGREED_OTHERS = "Only the players still in agree to a deal; these entries are not: {ids}."
 MSG_STACKS_WRONG_PLAYERS = "Give one stack for each player still in, and only for them."

@@ -49,6 +49,13 @@ MSG_BAD_LINE = 'Line {n}: write "25/50 20", "100/200/200 20" or "break 10 color-
 MSG_NO_SUCH_LEVEL = "The structure has no level {n}."
 MSG_NO_SUCH_BREAK = "The structure has no break {n}."
 MSG_BAD_PAYOUTS = 'Percentages per place, best first, adding up to 100 ("50 30 20").'
+MSG_PAYOUTS_SUM = (
+    'The percentages add up to {total}, not 100: change them so they do (e.g. "50 30 20").'
+)
+MSG_PAYOUTS_ORDER = (
+    "Place {place} would be paid more than place {above}: list the percentages best paid "
+    'first, each no more than the one before (e.g. "50 30 20").'
+)
 MSG_STRUCTURE_PROBLEMS = "The chip set cannot pay this structure."
 
 STRUCTURE_CHOICES = (
@@ -190,6 +197,16 @@ def parse_payouts(text: str) -> list[int] | None:
     # at most 100 % a place (also keeps NaN, infinities and huge exponents out)
     if any(not p.is_finite() or p <= 0 or p > 10000 or p != p.to_integral_value() for p in points):
         raise DomainError("bad_input", MSG_BAD_PAYOUTS, fields={"payouts": MSG_BAD_PAYOUTS})
+    # RULES 8.2 in the form's words (the service's check speaks in basis points, for the API)
+    for n in range(1, len(points)):
+        if points[n] > points[n - 1]:
+            msg = MSG_PAYOUTS_ORDER.format(place=n + 1, above=n)
+            raise DomainError("bad_input", msg, fields={"payouts": msg})
+    if sum(points) != 10000:
+        total = f"{sum(points) / 100:f}"
+        total = total.rstrip("0").rstrip(".") if "." in total else total
+        msg = MSG_PAYOUTS_SUM.format(total=total)
+        raise DomainError("bad_input", msg, fields={"payouts": msg})
     return [int(p) for p in points]
 
 

@@ -197,6 +197,17 @@ def test_clock_refusal_stays_in_the_clock(page, live_url, director, seated, debu
     _page_intact(page, "#tables", "#eliminations", "#clock .countdown")
 
 
+def test_clock_time_left_typed_wrong_stays_in_the_clock(page, live_url, director, seated, debug):
+    _dashboard(page, live_url, seated)
+    clock = page.locator("#clock")
+    clock.locator("input[name=left]").fill("ten past")
+    _refused(page, lambda: clock.locator("input[name=left]").press("Enter"))
+    clock = page.locator("#clock")
+    expect(clock.locator(".error[role=alert]")).to_be_visible()
+    expect(clock.locator("input[name=left]")).to_have_value("ten past")
+    _page_intact(page, "#tables", "#eliminations", "#clock .countdown")
+
+
 def test_payouts_form_keeps_what_was_typed(page, live_url, director, seated, debug_on):
     _dashboard(page, live_url, seated)
     panel = page.locator("#money")

@@ -62,7 +62,7 @@ def test_director_records_a_chip_chop_deal_from_the_money_panel(
     for e in left[:-1]:
         panel.locator(f"input[name=agree_{e.pk}]").check()
     panel.locator("button:has-text('Record chip chop')").click()
-    expect(page.locator("body")).to_contain_text(f"Not agreed: {left[-1].player.name}")
+    expect(page.locator("body")).to_contain_text(f"Not agreed yet: {left[-1].player.name}.")
     assert not Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
     panel.locator(f"input[name=agree_{left[-1].pk}]").check()
     panel.locator("button:has-text('Record chip chop')").click()

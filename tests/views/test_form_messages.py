@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tables.models import Seat
-from tourney import form_messages, services
+from tourney import form_messages, services, setup
 from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.models import Entry, Tournament
@@ -215,3 +215,30 @@ def test_a_refused_color_up_race_keeps_its_table_form(td, seated_tournament, dir
     )
     # The other tables' forms stay empty.
     assert 'value="two"' not in html[html.index('id="table-2"') :]
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("50 30", setup.MSG_PAYOUTS_SUM.format(total="80")),
+        ("50.5 30 20", setup.MSG_PAYOUTS_SUM.format(total="100.5")),
+        ("30 50 20", setup.MSG_PAYOUTS_ORDER.format(place=2, above=1)),
+    ],
+)
+def test_payout_percentages_are_refused_in_percent_not_basis_points(
+    td, seated_tournament, typed, message
+):
+    url = reverse("tourney-dashboard-payouts", args=[seated_tournament.pk])
+    r = td.post(url, {"payouts": typed, "rounding": ""}, **HX)
+    assert r.status_code == 400
+    html = _text(r)
+    assert escape(message) in html and "basis points" not in html
+    assert f'name="payouts" value="{typed}"' in html
+
+
+def test_an_empty_name_at_the_desk_says_to_type_it(td, tournament):
+    r = td.post(reverse("tourney-desk-register", args=[tournament.pk]), {"name": "  "}, **HX)
+    assert r.status_code == 400
+    html = _text(r)
+    assert escape(services.MSG_NAME_REQUIRED) in html and 'id="register-form"' in html
+    assert not Entry.objects.filter(tournament=tournament).exists()
