@@ -12,7 +12,7 @@ import random
 
 import pytest
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import TWO_LEVELS
@@ -187,6 +187,11 @@ def test_the_dashboard_says_a_place_is_provisional_while_entries_can_still_come(
     money.registration_close(tournament_id=t.pk, actor=director)
     html = client.get(panel, HTTP_HX_REQUEST="true").content.decode()
     assert '<span class="place">6th</span>' in html and "provisional" not in html
+    # RULES 7.3: in hand-for-hand play a later bust of the round shares the round's places
+    services.hand_for_hand_set(tournament_id=t.pk, on=True, actor=director)
+    _bust(t, director, (_seated(t)[0], 500))
+    html = client.get(panel, HTTP_HX_REQUEST="true").content.decode()
+    assert "provisional until this hand-for-hand round ends" in html
 
 
 def test_the_results_sheet_says_its_places_are_provisional_while_registration_is_open(
@@ -256,7 +261,9 @@ def test_random_live_events_end_with_places_one_to_n_in_bust_order(director, act
         rng = random.Random(n)
         seated = [e.pk for e in _seated(t)]
         if kind == "register":
-            services.entry_register(tournament_id=t.pk, name=f"N{n}", actor=director)
+            late = services.entry_register(tournament_id=t.pk, name=f"N{n}", actor=director)
+            late.refresh_from_db()
+            event(f"late entry: {late.status}")  # --hypothesis-show-statistics
             entries += 1
         elif kind == "reenter":
             still_in = Entry.objects.filter(tournament=t).exclude(status=Entry.Status.BUSTED)
@@ -272,6 +279,7 @@ def test_random_live_events_end_with_places_one_to_n_in_bust_order(director, act
             except DomainError as e:
                 assert e.code == "no_reentries_left"
                 continue
+            event("re-entry")
             entries += 1
         elif kind == "bust" and len(seated) > 2:  # two or more play on
             bust([rng.choice(seated)], rng)
