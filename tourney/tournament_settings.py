@@ -164,7 +164,7 @@ def _check_shape(field: str, value: Any) -> None:
         ok = type(value) is bool
         hint = "on or off"
     elif field in CHOICES:
-        ok = value in CHOICES[field]
+        ok = isinstance(value, str) and value in CHOICES[field]
         hint = "one of " + ", ".join(sorted(CHOICES[field]))
     elif field in WINDOWS:
         ok = value is None or (type(value) is int and 0 <= value < 10**4)
@@ -274,6 +274,15 @@ def tournament_settings_update(
     for field, value in changes.items():
         if field in ROW_FIELDS:
             _check_shape(field, value)
+    table = changes.get("payout_percentages")
+    if table is not None and not (
+        isinstance(table, list | tuple) and all(type(p) is int for p in table)
+    ):
+        raise _refuse("bad_percentages", money.MSG_BAD_TABLE, "payout_percentages", 400)
+    unit = changes.get("rounding_unit")
+    if unit is not None and (type(unit) is not int or not 0 < unit <= 10**11):
+        msg = MSG_BAD_VALUE.format(label=LABELS["rounding_unit"], hint="an amount above zero")
+        raise _refuse("bad_rounding_unit", msg, "rounding_unit", 400)
     call = {"service": "tournament_settings_update", "kwargs": {"changes": changes}}
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:

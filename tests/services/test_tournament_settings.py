@@ -8,12 +8,15 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tables.models import Table
 from tourney import money, services, undo
 from tourney.engine.errors import DomainError
 from tourney.models import Event, Tournament
 from tourney.tournament_settings import (
+    LABELS,
     MSG_BAD_ZONE,
     MSG_BREAK_OVER,
     MSG_DRAW_AFTER_ENTRIES,
@@ -296,3 +299,33 @@ def test_bad_values_are_refused_with_the_field(t, director):
     with pytest.raises(DomainError) as exc:
         tournament_settings_update(tournament_id=t.pk, changes={"balance_tolerance": 0})
     assert exc.value.code == "bad_input" and "balance_tolerance" in exc.value.fields
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-5, max_value=2**70),
+    st.text(max_size=12),
+    st.lists(st.integers(min_value=-1, max_value=10001), max_size=4),
+    st.sampled_from(["Europe/Paris", "full", "more_than_half", "Mars/Olympus", ""]),
+    st.floats(allow_nan=True),
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(changes=st.dictionaries(st.sampled_from(sorted(LABELS)), _VALUES, max_size=4))
+def test_any_changes_either_apply_or_are_refused_with_nothing_written(t, director, changes):
+    before = _row(t)
+    events = Event.objects.filter(tournament=t).count()
+    try:
+        done = tournament_settings_update(tournament_id=t.pk, changes=changes, actor=director)
+    except DomainError as exc:
+        assert 400 <= exc.status < 500 and exc.message
+        assert _row(t) == before
+        assert Event.objects.filter(tournament=t).count() == events
+        return
+    assert done
+    undo.action_undo(tournament_id=t.pk, actor=director)
+    assert _row(t) == before
