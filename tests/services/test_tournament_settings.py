@@ -255,6 +255,24 @@ def test_closed_registration_and_frozen_prizes_stay_so(t, director):
     _refused(t, {"guarantee": 100000}, "prizes_frozen", MSG_FROZEN, "guarantee", director)
 
 
+def test_fewer_reentries_than_already_made_hold_from_now_on(t, director):
+    _register(t, 3, director)
+    first = t.entries.order_by("number").first()
+    services.elimination_record(tournament_id=t.pk, busts=[(first.pk, None)], actor=director)
+    money.entry_reenter(tournament_id=t.pk, entry_id=first.pk, actor=director)
+    # Re-entries off although one was made: nobody's entry is taken back (module docstring)
+    tournament_settings_update(tournament_id=t.pk, changes={"reentries_allowed": 0})
+    t.refresh_from_db()
+    assert t.reentries_allowed == 0 and t.entries.count() == 4
+
+
+def test_a_closed_rebuy_period_stays_closed(t, director):
+    Tournament.objects.filter(pk=t.pk).update(rebuy_until=1, rebuys_open=False)
+    from tourney.tournament_settings import MSG_REBUYS_CLOSED
+
+    _refused(t, {"rebuy_until": 4}, "rebuys_closed", MSG_REBUYS_CLOSED, "rebuy_until", director)
+
+
 def test_rebuy_price_refused_once_a_rebuy_was_taken(t, director):
     tournament_settings_update(
         tournament_id=t.pk,
