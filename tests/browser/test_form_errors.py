@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tables.models import Seat
 from tourney import money, services
+from tourney.setup import MSG_PAYOUTS_ORDER
 from tourney.views.dashboard.base import MSG_NOT_A_NUMBER
 from tourney.views.dashboard.panels import MSG_NOBODY_THERE, MSG_SAME_PLAYER_TWICE
 
@@ -263,6 +264,17 @@ def test_structure_editor_keeps_the_text(page, live_url, director, tournament, d
     expect(form.locator(".error[role=alert]")).to_be_visible()
     expect(form.locator("#levels-text")).to_have_value("100/200 20\n200/100 20")
     _page_intact(page, "svg.chart")
+
+
+def test_settings_form_keeps_what_was_typed(page, live_url, director, tournament, debug_on):
+    _log_in(page, live_url, f"/td/{tournament.pk}/settings/")
+    form = page.locator("#settings-form")
+    form.locator("input[name=payouts]").fill("30 50 20")
+    _refused(page, lambda: form.locator("button[type=submit], button:not([type])").first.click())
+    form = page.locator("#settings-form")
+    expect(form.locator(".field-error")).to_have_text(MSG_PAYOUTS_ORDER.format(place=2, above=1))
+    expect(form.locator("input[name=payouts]")).to_have_value("30 50 20")
+    _page_intact(page, "nav.dash-nav")
 
 
 def test_floor_tool_keeps_what_was_typed(page, live_url, director, tournament, debug_on):
