@@ -209,6 +209,23 @@ def test_clock_time_left_typed_wrong_stays_in_the_clock(page, live_url, director
     _page_intact(page, "#tables", "#eliminations", "#clock .countdown")
 
 
+def test_a_server_error_or_no_answer_is_said_inside_the_form(page, live_url, director, seated):
+    """DEBUG off: a 5xx (or no answer at all) changed nothing on screen before; now a short
+    message appears in the form that was sent, and goes with its next request."""
+    _dashboard(page, live_url, seated)
+    page.route("**/tables/open/", lambda route: route.fulfill(status=500, body="boom"))
+    form = page.locator("#tables form", has=page.locator("input[name=count]"))
+    with page.expect_response("**/tables/open/"):
+        form.get_by_role("button", name="Open tables").click()
+    expect(form.locator(".js-request-error[role=alert]")).to_contain_text("error 500")
+    expect(page.locator("#clock")).to_be_visible()
+    page.unroute("**/tables/open/")
+    page.route("**/tables/open/", lambda route: route.abort())
+    form.get_by_role("button", name="Open tables").click()
+    expect(form.locator(".js-request-error[role=alert]")).to_contain_text("No answer")
+    expect(form.locator(".js-request-error")).to_have_count(1)
+
+
 def test_payouts_form_keeps_what_was_typed(page, live_url, director, seated, debug_on):
     _dashboard(page, live_url, seated)
     panel = page.locator("#money")
