@@ -6,6 +6,7 @@ button silently. Screenshots in artifacts/screenshots/usability-*.png."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tourney import services
 from tourney.models import Entry, Tournament
@@ -88,3 +89,68 @@ def test_no_console_error_on_the_directors_and_the_public_screens(
     assert seen == []
     victim.refresh_from_db()
     assert victim.status == Entry.Status.BUSTED
+
+
+def test_a_click_on_a_name_asks_before_it_moves_the_button(page, live_url, director):
+    """RULES 2.1: the button is drawn at the start; a click on a player's name at a table tile
+    must not move it without the director saying so."""
+    from tables.models import Seat, Table
+
+    t = _tournament(director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    table = Table.objects.get(tournament=t, number=1)
+    drawn = table.button_seat
+    other = next(
+        n
+        for n in Seat.objects.filter(table=table)
+        .order_by("number")
+        .values_list("number", flat=True)
+        if n != drawn
+    )
+    _log_in(page, live_url, f"/td/{t.pk}/")
+    asked: list[str] = []
+
+    def dismiss(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.locator(f"#table-1 button.seat[value='{other}']").click()
+    page.wait_for_timeout(800)
+    assert asked and f"Move the dealer button of table 1 to seat {other}" in asked[0]
+    table.refresh_from_db()
+    assert table.button_seat == drawn  # dismissed: nothing moved
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(f"#table-1 button.seat[value='{other}']").click()
+    expect(page.locator(f"#table-1 button.seat.dealer[value='{other}']")).to_be_visible()
+    table.refresh_from_db()
+    assert table.button_seat == other
+
+
+def test_the_director_types_the_time_left_and_the_break_countdown_ticks(
+    page, live_url, director, screenshot
+):
+    t = _tournament(director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    seen = _console(page)
+    _log_in(page, live_url, f"/td/{t.pk}/")
+    # RULES 4.3: the current level gets exactly the time typed, not 19 clicks on "-1 min".
+    page.fill("#clock input[name=left]", "1:30")
+    page.locator("#clock .set-left button").click()
+    expect(page.locator("#clock [data-countdown]")).to_have_text("1:29", timeout=5000)
+    left = _seconds(page.locator("#clock [data-countdown]").inner_text())
+    assert 85 <= left <= 90
+    brk = page.locator("#clock [data-break-in]")
+    first = _seconds(brk.inner_text())
+    page.wait_for_timeout(2200)
+    second = _seconds(brk.inner_text())
+    assert 0 < second < first  # the "break in" countdown ticks like the clock
+    screenshot(page, "usability-clock-set")
+    # A time that is no time: the message in the clock panel, the typed text kept.
+    page.fill("#clock input[name=left]", "12:75")
+    page.locator("#clock .set-left button").click()
+    expect(page.locator("#clock .error")).to_contain_text("Type the time left as minutes")
+    expect(page.locator("#clock input[name=left]")).to_have_value("12:75")
+    # the refusal is a 400 (Chromium logs every 4xx response): nothing else went wrong
+    assert [s for s in seen if "400" not in s] == []
