@@ -505,3 +505,28 @@ def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
     if table != list(t.payout_percentages or []):
         changes["payout_percentages"] = table
     return changes
+
+
+def locked_fields(t: Tournament) -> dict[str, str]:
+    """The settings form's fields that can no longer change, with why (shown under them; the
+    service refuses a change with its full message)."""
+    entries = Entry.objects.filter(tournament=t).count()
+    locked: dict[str, str] = {}
+    if entries:
+        why = f"fixed: {entries} entries bought in"
+        for name in ("buy_in", "fee", "starting_stack", "draw_at_registration"):
+            locked[name] = why
+    if Seat.objects.filter(tournament=t).exists():
+        locked["seats_per_table"] = "fixed: players are seated"
+    if not t.registration_open:
+        locked["late_reg_level"] = locked["reentries"] = "fixed: registration is closed"
+    if not t.rebuys_open:
+        locked["rebuy_level"] = "fixed: the rebuy period is closed"
+    if t.frozen_prizes is not None:
+        locked["guarantee"] = locked["added_money"] = "fixed: the prizes are fixed"
+    taken = Entry.objects.filter(tournament=t).aggregate(r=Max("rebuys"), a=Max("addons"))
+    for what, key in (("rebuy", "r"), ("addon", "a")):
+        if taken[key]:
+            for name in (f"{what}_price", f"{what}_fee", f"{what}_chips"):
+                locked[name] = f"fixed: {'rebuys' if what == 'rebuy' else 'add-ons'} taken"
+    return locked

@@ -132,3 +132,9 @@ def test_time_zone_is_edited_on_the_settings_page(tournament, director):
     assert r.status_code == 302
     tournament.refresh_from_db()
     assert tournament.time_zone == "Asia/Tokyo"
+
+
+def test_fields_that_can_no_longer_change_say_why(seated_tournament, director):
+    html = _client(director).get(_url(seated_tournament)).content.decode()
+    assert html.count("fixed: 20 entries bought in") == 4  # buy-in, fee, stack, seating mode
+    assert "fixed: players are seated" in html

@@ -182,6 +182,7 @@ def settings_page(request: HttpRequest, t: Tournament):
     else:
         form = tournament_settings.SettingsForm(initial=tournament_settings.settings_initial(t))
     ctx["form"] = form
+    ctx["locked"] = tournament_settings.locked_fields(t)
     template = (
         "dashboard/settings.html#settings-form" if request.htmx else "dashboard/settings.html"
     )
