@@ -68,11 +68,15 @@ def test_no_console_error_on_the_directors_and_the_public_screens(
     page.evaluate(
         """() => {
           document.body.dispatchEvent(new CustomEvent("tourney-changed", { bubbles: true }));
+          document.body.dispatchEvent(new CustomEvent("tourney-changed", { bubbles: true }));
           document.querySelector("#clock button[value=start]").click();
         }"""
     )
     page.locator("#clock button[value=pause]").wait_for()
     page.wait_for_timeout(2500)  # a version poll and the panels' refreshes after it
+    # The second change asked each panel for one more refresh after the first: they show
+    # the clock's start (the buttons drawn at the tables, RULES 2.1).
+    expect(page.locator("#tables .seat.dealer")).to_have_count(2)
     # A single bust, as the director types it: table and seat (RULES 7.1).
     victim = Entry.objects.filter(tournament=t).select_related("seat__table").first()
     page.fill("input[name=table_1]", str(victim.seat.table.number))
