@@ -31,9 +31,11 @@ from tourney.services import (
     tournament_action,
 )
 
-MSG_NO_TABLE = "No such table."
-MSG_TABLE_BROKEN = "This table is broken."
-MSG_BAD_SEAT = "That seat does not exist at this table."
+MSG_NO_TABLE = "There is no table with that number: check the number on the table tile."
+MSG_TABLE_BROKEN = "That table is broken (closed): choose an open table."
+MSG_BAD_SEAT = (
+    "That seat does not exist at this table: seats go from 1 to the number of seats at the table."
+)
 MSG_NO_SEAT = "Every seat is taken and opening tables is not allowed: added to the alternates."
 MSG_DRAW_STARTED = "Seats are drawn at the start only once."
 MSG_NOBODY_TO_DRAW = "Nobody is waiting for a seat."
@@ -813,9 +815,9 @@ def seating_draw_all(*, tournament_id: int, actor=None) -> list[dict[str, Any]]:
 
 
 MSG_SEAT_OCCUPIED = "Someone sits in that seat."
-MSG_SEAT_NOT_FREE = "That seat is taken or unavailable."
+MSG_SEAT_NOT_FREE = "That seat is taken or closed: choose an empty seat, or reopen it first."
 MSG_BAD_ORDER = "List every open table exactly once."
-MSG_LAST_TABLE = "The last open table cannot be closed."
+MSG_LAST_TABLE = "The last open table cannot be broken: its players would have nowhere to go."
 MSG_NO_ROOM = "The other tables have no room for this table's players."
 MSG_ENTRY_NOT_SEATED = "This entry has no seat."
 

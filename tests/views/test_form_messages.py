@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from tables import services as table_services
 from tables.models import Seat
 from tourney import form_messages, services, setup
 from tourney.engine import places as places_engine
@@ -242,3 +243,14 @@ def test_an_empty_name_at_the_desk_says_to_type_it(td, tournament):
     html = _text(r)
     assert escape(services.MSG_NAME_REQUIRED) in html and 'id="register-form"' in html
     assert not Entry.objects.filter(tournament=tournament).exists()
+
+
+def test_table_refusals_say_how_to_fix_them(td, seated_tournament):
+    t = seated_tournament
+    r = td.post(reverse("tourney-dashboard-button", args=[t.pk, 2]), {"seat": "12"}, **HX)
+    assert r.status_code == 400
+    assert escape(table_services.MSG_BAD_SEAT) in _text(r) and "seats go from 1" in _text(r)
+    r = td.post(reverse("tourney-dashboard-table-close", args=[t.pk]), {"table": "99"}, **HX)
+    assert r.status_code == 404
+    assert escape(table_services.MSG_NO_TABLE) in _text(r) and "table tile" in _text(r)
+    assert 'aria-label="Table to break" value="99"' in _text(r)
