@@ -158,3 +158,17 @@ def test_the_director_types_the_time_left_and_the_break_countdown_ticks(
     expect(page.locator("#clock input[name=left]")).to_have_value("12:75")
     # the refusal is a 400 (Chromium logs every 4xx response): nothing else went wrong
     assert [s for s in seen if "400" not in s] == []
+
+
+def test_the_director_goes_from_the_desk_to_the_dashboard_and_logs_out(
+    page, live_url, director, screenshot
+):
+    t = _tournament(director, players=3)
+    _log_in(page, live_url, f"/desk/{t.pk}/")
+    screenshot(page, "usability-desk-director")
+    page.click("header.topbar a:has-text('Dashboard')")
+    page.wait_for_url(f"{live_url}/td/{t.pk}/")
+    page.click("header.topbar button:has-text('Log out')")
+    page.wait_for_load_state()
+    page.goto(f"{live_url}/td/{t.pk}/")
+    assert "/login/" in page.url  # logged out: the dashboard asks for a login again
