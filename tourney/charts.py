@@ -22,6 +22,14 @@ LEFT, RIGHT, TOP, BOTTOM = 54, 44, 14, 34
 MAX_LABELS = 30  # level numbers under the bars; more levels label every 2nd, 3rd, …
 
 
+def short_number(n: int) -> str:
+    """An axis label that fits the margin: 800, 5k, 12.5k, 1.5M."""
+    for size, suffix in ((1_000_000, "M"), (1_000, "k")):
+        if n >= size:
+            return f"{n / size:.1f}".removesuffix(".0") + suffix
+    return str(n)
+
+
 def expected_players(items: Sequence[Item], starting_stack: int, field: int) -> list[float]:
     """Players expected at the start of each item (see the module docstring)."""
     total = field * starting_stack
@@ -119,7 +127,7 @@ def structure_svg(
     for bb in sorted({bbs[0], bbs[len(bbs) // 2], bbs[-1]}):
         out.append(
             f'<text x="{LEFT - 4}" y="{y_bb(bb) + 4:.1f}" fill="#7fb0e0" '
-            f'text-anchor="end">{bb:,}</text>'
+            f'text-anchor="end">{short_number(bb)}</text>'
         )
     out.append(
         f'<text x="{LEFT}" y="{HEIGHT - 4}" fill="#9fb0c2">Bars: big blind (log) · Line: '

@@ -172,3 +172,14 @@ def test_the_director_goes_from_the_desk_to_the_dashboard_and_logs_out(
     page.wait_for_load_state()
     page.goto(f"{live_url}/td/{t.pk}/")
     assert "/login/" in page.url  # logged out: the dashboard asks for a login again
+
+
+def test_the_structure_page_charts_and_numbers_every_level(page, live_url, director, screenshot):
+    from tourney.models import Level
+
+    t = _tournament(director, players=2)
+    levels = Level.objects.filter(tournament=t, kind="level").count()
+    _log_in(page, live_url, f"/td/{t.pk}/structure/")
+    expect(page.locator("svg.chart rect.bb")).to_have_count(levels)
+    assert page.locator("table.list tbody tr td:first-child").first.inner_text() == "1"
+    screenshot(page, "usability-structure")

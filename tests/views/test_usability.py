@@ -333,7 +333,9 @@ def test_the_structure_rows_and_generator_start_from_this_event(td, director):
         levels=levels,
     )
     body = td.get(url("tourney-dashboard-structure", t)).content.decode()
-    assert "<td>1</td>\n        <td>Level 1</td>" in body  # rows numbered from 1, as levels are
+    # rows numbered as the levels are, from 1 (the break has no number)
+    assert "<td>1</td>\n        <td>Level 1</td>" in body
+    assert "<td>6</td>\n        <td>Level 6</td>" in body
     assert "<td>0</td>" not in body
     for name, value in (
         ("level_minutes", "30"),
@@ -344,3 +346,25 @@ def test_the_structure_rows_and_generator_start_from_this_event(td, director):
     ):
         assert f'name="{name}" size' in body
         assert f'name="{name}" size="{3 if name != "target_hours" else 4}" value="{value}"' in body
+
+
+def test_the_structure_editor_names_the_level_it_keeps(td, seated_tournament, director):
+    """RULES 4.1: once the clock runs, the items up to the current one stay as played; the
+    page says which as a director counts them (level 2 after the break, not "#2")."""
+    t = seated_tournament
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    services.clock_action(tournament_id=t.pk, action="jump", index=2, actor=director)
+    body = td.get(url("tourney-dashboard-structure", t)).content.decode()
+    assert "the items up to the current one (level 2) stay as played" in body
+
+
+def test_the_chart_axis_labels_fit_the_margin():
+    from tourney import charts
+
+    assert [charts.short_number(n) for n in (50, 800, 5000, 12500, 1_500_000)] == [
+        "50",
+        "800",
+        "5k",
+        "12.5k",
+        "1.5M",
+    ]

@@ -292,17 +292,29 @@ def generator_defaults(items) -> dict[str, str]:
     }
 
 
+def _item_words(items, index: int | None) -> str:
+    """Item ``index`` as the director counts: "level 3", "the break after level 4"."""
+    if index is None or not 0 <= index < len(items):
+        return ""
+    level = sum(1 for it in items[: index + 1] if it.kind == "level")
+    if items[index].kind == "level":
+        return f"level {level}"
+    return f"the break after level {level}" if level else "the opening break"
+
+
 def _editor_ctx(t, data, text, error, filled, current) -> dict[str, Any]:
     def value(name: str, default: str) -> str:
         return data.get(name) or default
 
-    defaults = generator_defaults(services.structure_items(t))
+    items = services.structure_items(t)
+    defaults = generator_defaults(items)
     return {
         "tournament": t,
         "editor_text": text,
         "editor_error": error,
         "filled": filled,
         "frozen": current,
+        "frozen_label": _item_words(items, current),
         "gen": {name: value(name, default) for name, default in defaults.items()},
     }
 
