@@ -19,8 +19,8 @@ FIELD_FIX = {
         "the small blind must be a whole number above zero (15 digits at most), e.g. 100"
     ),
     "big_blind": (
-        "the big blind must be a whole number, at least the small blind (15 digits at most), "
-        "e.g. 200"
+        "the big blind must be a whole number, at least the small blind and usually twice it "
+        "(15 digits at most)"
     ),
     "ante": "the ante must be a whole number, 0 for none (15 digits at most)",
     "big_blind_ante": "the big-blind ante must be a whole number, 0 for none (15 digits at most)",

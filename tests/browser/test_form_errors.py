@@ -272,7 +272,9 @@ def test_undo_of_a_stale_action_stays_in_the_log(page, live_url, director, seate
 # ---------------------------------------------------------------- other dashboard pages
 
 
-def test_structure_editor_keeps_the_text(page, live_url, director, tournament, debug_on):
+def test_structure_editor_keeps_the_text(
+    page, live_url, director, tournament, debug_on, screenshot
+):
     _log_in(page, live_url, f"/td/{tournament.pk}/structure/")
     box = page.locator("#levels-text")
     box.fill("100/200 20\n200/100 20")
@@ -280,6 +282,9 @@ def test_structure_editor_keeps_the_text(page, live_url, director, tournament, d
     form = page.locator("#structure-editor")
     expect(form.locator(".error[role=alert]")).to_be_visible()
     expect(form.locator("#levels-text")).to_have_value("100/200 20\n200/100 20")
+    expect(form.locator(".error[role=alert]")).to_contain_text("Level 2: the big blind")
+    form.scroll_into_view_if_needed()
+    screenshot(page, "form-error-structure")
     _page_intact(page, "svg.chart")
 
 
