@@ -25,6 +25,7 @@ RULES = {
     "home": LOGIN,
     "login": PUBLIC,
     "logout": PUBLIC,
+    "favicon": PUBLIC,  # the icon, for a response that names none (issue 31)
     "openapi-json": PUBLIC,
     "api-root": PUBLIC,
     "tourney-display": PUBLIC,
