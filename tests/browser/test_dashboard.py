@@ -116,8 +116,9 @@ def test_director_runs_a_tournament_from_the_dashboard(page, live_url, director,
     # 6. Space pauses the clock (as the screen says).
     page.locator("#clock .kbd-hint", has_text="Space").wait_for()
     page.mouse.click(5, 600)  # focus the page, not a form field
-    # The panels refresh after "All announced"; a clock action sent meanwhile replaces the
-    # clock's refresh (hx-sync), so the press must take effect whenever it lands.
+    # The panels refresh after "All announced"; a clock action sent meanwhile keeps the
+    # clock's refresh from swapping (static/js/dashboard.js), so the press takes effect
+    # whenever it lands.
     page.keyboard.press("Space")
     expect(page.locator("#clock button[value=resume]")).to_be_visible(timeout=10_000)
     t.refresh_from_db()
