@@ -705,6 +705,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     and seated: ``entry_register`` once its checks passed, and a re-entry (tourney.money),
     inside the caller's action on ``t``. ``entry.seat_move``: its seating (``seat_entry``'s
     move: "to" table and seat), None while it waits for the draw or a seat."""
+    from tables.models import Seat
     from tables.services import seat_entry
 
     if not t.registration_open:  # a director's override: a deal needs registration closed
@@ -712,7 +713,11 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
 
         refuse_after_deal(t)  # RULES 8.3: the deal's amounts would no longer add up
     new_player = player.pk is None
-    seat_now = t.draw_at_registration or t.clock_started
+    # RULES 1.3: once the home game's seats are drawn (or play started), a late arrival draws
+    # a seat from the same pool at once: the draw at the start cannot be run again.
+    seat_now = (
+        t.draw_at_registration or t.clock_started or Seat.objects.filter(tournament=t).exists()
+    )
     entry = Entry(
         tournament=t,
         player=player,

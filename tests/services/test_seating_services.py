@@ -75,6 +75,19 @@ def test_home_game_draws_every_seat_at_the_start(director):
     assert err.value.code == "already_drawn"
 
 
+def test_a_home_game_arrival_after_the_draw_draws_a_seat_at_once(director):
+    # RULES 1.3: the draw at the start cannot run again, so a late arrival is seated like a
+    # late entry (it was left without a seat, never counted as still in).
+    t = make(director, tables=1, draw_at_registration=False)
+    register(t, 12, director)
+    ts.seating_draw_all(tournament_id=t.pk, actor=director)
+    (late,) = register(t, 1, director, prefix="Late")
+    late.refresh_from_db()
+    assert late.status == Entry.Status.SEATED
+    assert Seat.objects.filter(tournament=t).count() == 13
+    assert sorted(sizes(t).values()) == [6, 7]  # RULES 1.3: at a table with the fewest
+
+
 def test_the_draw_replays_from_the_seed(director):
     def seats_for(seed):
         t = services.tournament_create(actor=director, name="S", tables=2, seed=seed)
