@@ -1,4 +1,4 @@
-"""Issue 10: the success answers are declared in /api/v1/openapi.json (tourney/api_schemas.py),
+"""Issue 10: the success answers are declared in /api/v1/openapi.json (tourney/api/schemas.py),
 closed, so that schemathesis's "responses match the schema" check (test_hostile_input.py) can
 fail on a 2xx answer too, and an answer that drifts from API.md is caught by the suite."""
 

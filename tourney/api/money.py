@@ -10,8 +10,9 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema, Status
 
 from tables import services as table_services
-from tourney import api_auth, money
-from tourney import api_schemas as out
+from tourney import money
+from tourney.api import auth as api_auth
+from tourney.api import schemas as out
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
 from tourney.models import Entry, Tournament

@@ -14,8 +14,9 @@ from ninja.errors import ValidationError as NinjaValidationError
 from pydantic import StrictInt
 
 from tables import services as table_services
-from tourney import api_auth, selectors, services
-from tourney import api_schemas as out
+from tourney import selectors, services
+from tourney.api import auth as api_auth
+from tourney.api import schemas as out
 from tourney.engine import chip_race, icm, pots
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
@@ -527,8 +528,8 @@ def results_get(request, tid: int):
 
 
 # Routers of their own modules, same auth and error shape.
-from tourney.api_colorup import router as _colorup_router  # noqa: E402
-from tourney.api_money import router as _money_router  # noqa: E402
+from tourney.api.colorup import router as _colorup_router  # noqa: E402
+from tourney.api.money import router as _money_router  # noqa: E402
 
 api.add_router("/", _colorup_router)
 api.add_router("/", _money_router)

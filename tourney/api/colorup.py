@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ninja import Field, Router, Schema, Status
 
-from tourney import api_auth
-from tourney import api_schemas as out
+from tourney.api import auth as api_auth
+from tourney.api import schemas as out
 
 # The router exists before tourney.api is imported, so importing this module first works too.
 router = Router(tags=["colorup"], **out.ROUTER_OPTIONS)
