@@ -112,9 +112,7 @@ def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, 
     if panel == "log":
         return reads.log_panel(t, kind=clean_text(request.GET.get("kind", ""))[:40])
     if panel == "money":
-        from tourney.views.dashboard.money import money_context
-
-        return money_context(t)
+        return reads.money_context(t)
     raise ValueError(panel)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from tourney import colorup, money
 from tourney.engine.errors import DomainError
@@ -23,52 +23,6 @@ from tourney.views.dashboard.base import (
     render_dashboard,
 )
 from tourney.views.dashboard.reads import cash
-
-DEAL_PLAYERS_MAX = 10  # the deal form shows from this many players left down
-PRIZES_SHOWN = 12
-
-
-def _url_or_none(name: str, *args) -> str | None:
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:
-        return None
-
-
-def _percent_text(table) -> str:
-    """Basis points → "50 30 20" (percent, best first), as the payouts form reads it."""
-    return " ".join(f"{bp / 100:g}" for bp in table)
-
-
-def money_context(t: Tournament) -> dict[str, Any]:
-    s = money.money_summary(t)
-    deal_players = None
-    if not s["deal"] and 2 <= s["players_left"] <= DEAL_PLAYERS_MAX and s["paid_places"]:
-        deal_players = money.deal_quote(t)["players"]
-    dealt = money.deal_amounts(t) if s["deal"] else []
-    for d in dealt:
-        d["amount_display"] = cash(d["amount"])
-    return {
-        "money": s,
-        "money_pool": cash(s["prize_pool"]),
-        "money_in": cash(s["money_in"]),
-        "money_fees": cash(s["fees"]),
-        "money_overlay": cash(s["overlay"]),
-        "money_unpaid": cash(s["unpaid"]),
-        "money_prizes": [
-            {"place": p["place"], "prize": cash(p["prize"])} for p in s["prizes"][:PRIZES_SHOWN]
-        ],
-        "money_more_places": max(0, len(s["prizes"]) - PRIZES_SHOWN),
-        "deal_players": deal_players,
-        "deal_rows": dealt,
-        # RULES 8.3: a deal waits until no more money can come in (deal_money_open)
-        "money_open": money.money_open(t),
-        "can_close_rebuys": t.rebuy_price > 0 and t.rebuys_open,
-        "payouts_text": _percent_text(s["percentages"]),
-        "rounding_text": cash(s["rounding_unit"]),
-        "results_print_url": _url_or_none("tourney-results-print", t.pk),
-        "results_csv_url": _url_or_none("tourney-results-csv", t.pk),
-    }
 
 
 @director_view

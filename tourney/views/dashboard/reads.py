@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from tables import services as table_services
@@ -16,7 +17,14 @@ from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Event, Tournament
-from tourney.money import pool_of, window_passed
+from tourney.money import (
+    deal_amounts,
+    deal_quote,
+    money_open,
+    money_summary,
+    pool_of,
+    window_passed,
+)
 from tourney.selectors import average_stack
 from tourney.setup import level_number_of
 
@@ -505,3 +513,52 @@ def seating_list(t: Tournament) -> list[dict[str, Any]]:
         .order_by("entry__player__name", "entry__number")
         .values_list("entry__player__name", "entry__number", "table__number", "number")
     ]
+
+
+# ---------------------------------------------------------------- money
+
+DEAL_PLAYERS_MAX = 10  # the deal form shows from this many players left down
+PRIZES_SHOWN = 12
+
+
+def _url_or_none(name: str, *args) -> str | None:
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def _percent_text(table) -> str:
+    """Basis points → "50 30 20" (percent, best first), as the payouts form reads it."""
+    return " ".join(f"{bp / 100:g}" for bp in table)
+
+
+def money_context(t: Tournament) -> dict[str, Any]:
+    s = money_summary(t)
+    deal_players = None
+    if not s["deal"] and 2 <= s["players_left"] <= DEAL_PLAYERS_MAX and s["paid_places"]:
+        deal_players = deal_quote(t)["players"]
+    dealt = deal_amounts(t) if s["deal"] else []
+    for d in dealt:
+        d["amount_display"] = cash(d["amount"])
+    return {
+        "money": s,
+        "money_pool": cash(s["prize_pool"]),
+        "money_in": cash(s["money_in"]),
+        "money_fees": cash(s["fees"]),
+        "money_overlay": cash(s["overlay"]),
+        "money_unpaid": cash(s["unpaid"]),
+        "money_prizes": [
+            {"place": p["place"], "prize": cash(p["prize"])} for p in s["prizes"][:PRIZES_SHOWN]
+        ],
+        "money_more_places": max(0, len(s["prizes"]) - PRIZES_SHOWN),
+        "deal_players": deal_players,
+        "deal_rows": dealt,
+        # RULES 8.3: a deal waits until no more money can come in (deal_money_open)
+        "money_open": money_open(t),
+        "can_close_rebuys": t.rebuy_price > 0 and t.rebuys_open,
+        "payouts_text": _percent_text(s["percentages"]),
+        "rounding_text": cash(s["rounding_unit"]),
+        "results_print_url": _url_or_none("tourney-results-print", t.pk),
+        "results_csv_url": _url_or_none("tourney-results-csv", t.pk),
+    }
