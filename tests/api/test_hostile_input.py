@@ -68,7 +68,8 @@ def test_no_request_gets_a_server_error(case, auths):
 
 def test_every_operation_declares_the_api_md_error_body():
     """The checks above can fail only if the document says what an error looks like."""
-    from tourney.api import ERROR_SCHEMA, api
+    from tourney.api import api
+    from tourney.api.common import ERROR_SCHEMA
 
     doc = api.get_openapi_schema()
     assert doc["components"]["schemas"]["Error"] == ERROR_SCHEMA
@@ -87,7 +88,7 @@ def test_an_error_body_that_breaks_the_contract_fails_the_schema_check(director_
     """The error schema is not vacuous: a body without ``code`` does not match it."""
     import jsonschema_rs
 
-    from tourney.api import ERROR_SCHEMA
+    from tourney.api.common import ERROR_SCHEMA
 
     r = director_api.post(f"/api/v1/tournaments/{tournament.pk}/undo")
     assert r.status_code == 409

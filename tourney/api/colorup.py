@@ -1,4 +1,4 @@
-"""API v1 endpoints for the color-up at a break (RULES 5), mounted by tourney/api.py. Thin:
+"""API v1 endpoints for the color-up at a break (RULES 5), mounted by tourney/api/__init__. Thin:
 the services and reads are tourney/colorup.py. Reading is for the desk too (API.md: the desk
 reads); racing, undoing and finishing are the director's."""
 
@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from ninja import Field, Router, Schema, Status
 
+from tourney import colorup
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
+from tourney.api.common import int_key, need_desk, need_director, tournament_or_404
 
-# The router exists before tourney.api is imported, so importing this module first works too.
 router = Router(tags=["colorup"], **out.ROUTER_OPTIONS)
-
-from tourney import colorup  # noqa: E402
-from tourney.api import _int_key, _need_desk, _need_director, _tournament  # noqa: E402
 
 MAX_SEATS = 100
 
@@ -43,8 +41,8 @@ class ColorUpFinishIn(Schema):
     summary="The color-up under way (RULES 5)",
 )
 def colorup_get(request, tid: int):
-    _need_desk(request)
-    return colorup.colorup_pending(_tournament(tid))
+    need_desk(request)
+    return colorup.colorup_pending(tournament_or_404(tid))
 
 
 @router.get(
@@ -54,8 +52,8 @@ def colorup_get(request, tid: int):
     summary="Chips each table needs",
 )
 def colorup_rack_plan_get(request, tid: int):
-    _need_desk(request)
-    return colorup.colorup_rack_plan(_tournament(tid))
+    need_desk(request)
+    return colorup.colorup_rack_plan(tournament_or_404(tid))
 
 
 @router.post(
@@ -65,16 +63,16 @@ def colorup_rack_plan_get(request, tid: int):
     summary="Race one table's odd chips (RULES 5.2-5.8)",
 )
 def chip_race_table(request, tid: int, number: int, payload: ChipRaceTableIn):
-    _need_director(request)
+    need_director(request)
     cards = None
     if payload.cards is not None:
-        cards = {_int_key(k, "cards"): tuple(v) for k, v in payload.cards.items()}
+        cards = {int_key(k, "cards"): tuple(v) for k, v in payload.cards.items()}
     result = colorup.colorup_race_table(
         tournament_id=tid,
         table_number=number,
         remove=payload.remove,
-        odd_chips={_int_key(k, "odd_chips"): v for k, v in payload.odd_chips.items()},
-        whole_stack=[_int_key(k, "whole_stack") for k, v in payload.whole_stack.items() if v],
+        odd_chips={int_key(k, "odd_chips"): v for k, v in payload.odd_chips.items()},
+        whole_stack=[int_key(k, "whole_stack") for k, v in payload.whole_stack.items() if v],
         cards=cards,
         seed=payload.seed,
         counted=payload.counted,
@@ -90,7 +88,7 @@ def chip_race_table(request, tid: int, number: int, payload: ChipRaceTableIn):
     summary="Undo a table's race",
 )
 def chip_race_undo(request, tid: int, number: int, payload: ChipRaceUndoIn):
-    _need_director(request)
+    need_director(request)
     return colorup.colorup_race_undo(
         tournament_id=tid, table_number=number, remove=payload.remove, actor=request.user
     )
@@ -103,14 +101,14 @@ def chip_race_undo(request, tid: int, number: int, payload: ChipRaceUndoIn):
     summary="Take the raced chips out of play",
 )
 def colorup_finish(request, tid: int, payload: ColorUpFinishIn):
-    _need_director(request)
+    need_director(request)
     result = colorup.colorup_finish(
         tournament_id=tid,
         denominations=payload.denominations,
         force=payload.force,
         actor=request.user,
     )
-    pending = colorup.colorup_pending(_tournament(tid))
+    pending = colorup.colorup_pending(tournament_or_404(tid))
     return {
         **result,
         "total_chips": pending["total_chips"],

@@ -1,4 +1,4 @@
-"""API v1 endpoints for money (mounted by tourney/api.py): rebuys, add-ons, re-entries, the
+"""API v1 endpoints for money (mounted by tourney/api/__init__): rebuys, add-ons, re-entries, the
 money summary, payout tables and their freeze, deals (RULES 7.2, 8). Thin: check the role,
 validate the schema, call one service in tourney/money.py, shape the answer."""
 
@@ -6,21 +6,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema, Status
 
 from tables import services as table_services
 from tourney import money
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
+from tourney.api.common import MAX_CHIPS, MAX_MONEY, need_desk, need_director, tournament_or_404
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
-from tourney.models import Entry, Tournament
+from tourney.models import Entry
 
 router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 
-MAX_MONEY = 10**13
-MAX_CHIPS = 10**12
 MAX_DEAL_PLAYERS = 100
 
 MSG_BAD_STACKS_QUERY = (
@@ -28,22 +26,6 @@ MSG_BAD_STACKS_QUERY = (
 )
 MSG_AMOUNT_RANGE = "Amounts are whole numbers between 0 and 10^13."
 MSG_STACK_RANGE = "Stacks are whole numbers of chips between 1 and 10^12."
-
-
-def _need_director(request) -> None:
-    from tourney.api import _need_director as need  # tourney.api mounts this module
-
-    need(request)
-
-
-def _need_desk(request) -> None:
-    from tourney.api import _need_desk as need
-
-    need(request)
-
-
-def _tournament(tid: int) -> Tournament:
-    return get_object_or_404(Tournament, pk=tid)
 
 
 def entry_money(e: Entry) -> dict[str, Any]:
@@ -70,9 +52,9 @@ def entry_money(e: Entry) -> dict[str, Any]:
     summary="Rebuy (RULES 4.4, 8.1)",
 )
 def rebuy_create(request, tid: int, eid: int):
-    _need_desk(request)
+    need_desk(request)
     e = money.entry_rebuy(tournament_id=tid, entry_id=eid, actor=request.user)
-    return {**entry_money(e), "prize_pool": money.pool_of(_tournament(tid))}
+    return {**entry_money(e), "prize_pool": money.pool_of(tournament_or_404(tid))}
 
 
 @router.post(
@@ -82,9 +64,9 @@ def rebuy_create(request, tid: int, eid: int):
     summary="Add-on (RULES 4.4, 8.1)",
 )
 def addon_create(request, tid: int, eid: int):
-    _need_desk(request)
+    need_desk(request)
     e = money.entry_addon(tournament_id=tid, entry_id=eid, actor=request.user)
-    return {**entry_money(e), "prize_pool": money.pool_of(_tournament(tid))}
+    return {**entry_money(e), "prize_pool": money.pool_of(tournament_or_404(tid))}
 
 
 @router.post(
@@ -94,7 +76,7 @@ def addon_create(request, tid: int, eid: int):
     summary="Re-entry of a busted entry: a new entry of the same player",
 )
 def reentry_create(request, tid: int, eid: int):
-    _need_desk(request)
+    need_desk(request)
     e = money.entry_reenter(tournament_id=tid, entry_id=eid, actor=request.user)
     e = Entry.objects.select_related("player").get(pk=e.pk)
     seat = table_services.seats_of(e.tournament, [e.pk]).get(e.pk)
@@ -121,8 +103,8 @@ def reentry_create(request, tid: int, eid: int):
     summary="Prize pool, prizes and the bubble",
 )
 def money_get(request, tid: int):
-    _need_desk(request)
-    return money.money_summary(_tournament(tid))
+    need_desk(request)
+    return money.money_summary(tournament_or_404(tid))
 
 
 class PayoutsIn(Schema):
@@ -137,14 +119,14 @@ class PayoutsIn(Schema):
     summary="Set the payout table (RULES 8.2)",
 )
 def payouts_put(request, tid: int, payload: PayoutsIn):
-    _need_director(request)
+    need_director(request)
     money.payouts_set(
         tournament_id=tid,
         percentages=payload.percentages,
         rounding_unit=payload.rounding_unit,
         actor=request.user,
     )
-    return money.money_summary(_tournament(tid))
+    return money.money_summary(tournament_or_404(tid))
 
 
 @router.post(
@@ -154,9 +136,9 @@ def payouts_put(request, tid: int, payload: PayoutsIn):
     summary="Freeze the prizes (RULES 8.2)",
 )
 def payouts_freeze(request, tid: int):
-    _need_director(request)
+    need_director(request)
     money.payouts_freeze(tournament_id=tid, actor=request.user)
-    return money.money_summary(_tournament(tid))
+    return money.money_summary(tournament_or_404(tid))
 
 
 # ---------------------------------------------------------------- deals (RULES 8.3)
@@ -186,8 +168,8 @@ def _parse_stacks(text: str) -> dict[int, int]:
 def deal_get(request, tid: int, stacks: str | None = None):
     """Without ``stacks``: the players still in and the unpaid prizes. With
     ``stacks=81:50000,90:30000`` (one per player still in): ICM and chip-chop amounts."""
-    _need_desk(request)
-    t = _tournament(tid)
+    need_desk(request)
+    t = tournament_or_404(tid)
     return money.deal_quote(t, None if stacks is None else _parse_stacks(stacks))
 
 
@@ -208,7 +190,7 @@ class DealIn(Schema):
     summary="Record a deal (RULES 8.3)",
 )
 def deal_post(request, tid: int, payload: DealIn):
-    _need_director(request)
+    need_director(request)
     if not all(0 <= v <= MAX_MONEY for v in payload.amounts.values()):
         raise DomainError("bad_input", MSG_AMOUNT_RANGE, fields={"amounts": MSG_AMOUNT_RANGE})
     if payload.stacks is not None and not all(1 <= v <= MAX_CHIPS for v in payload.stacks.values()):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tourney.engine.cards import DECK, card_order_key, ensure_distinct, parse_card
 from tourney.engine.errors import DomainError
@@ -283,3 +284,26 @@ def color_up_many(
         in_play.remove(d)
         stacks = [RacePlayer(seat=o.seat, chips=o.chips) for o in result.players]
     return tuple(results)
+
+
+def race_to_dict(result: RaceResult) -> dict[str, Any]:
+    """One race as plain JSON data (the floor tool's answer, on the API and on the dashboard):
+    chip keys as strings, stacks in denomination order."""
+    return {
+        "remove": result.remove,
+        "unit": result.unit,
+        "awarded": result.awarded,
+        "value_removed": result.value_removed,
+        "value_added": result.value_added,
+        "players": [
+            {
+                "seat": o.seat,
+                "odd_chips": o.odd_chips,
+                "cards": list(o.cards),
+                "won": o.won,
+                "protected": o.protected,
+                "chips": {str(k): v for k, v in sorted(o.chips.items())},
+            }
+            for o in result.players
+        ],
+    }

@@ -34,8 +34,8 @@ MSG_TOO_BIG = "Too many players with chips and paid places for an exact ICM calc
 MSG_STACK_TOO_LARGE = "A stack is at most 1,000,000,000,000 chips."
 MSG_PAYOUT_TOO_LARGE = "A payout is at most 10,000,000,000,000."
 
-# Bounds on the inputs (the API's own: MAX_CHIPS and MAX_MONEY in tourney.api). Beyond them a
-# stack no longer converts to a float (OverflowError) and sums of prizes lose their cents.
+# Bounds on the inputs (the API's own: MAX_CHIPS and MAX_MONEY in tourney.api.common). Beyond
+# them a stack no longer converts to a float (OverflowError) and sums of prizes lose their cents.
 MAX_STACK = 10**12
 MAX_PAYOUT = 10**13
 

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from tourney import charts, form_messages, services
-from tourney.api import race_dict
 from tourney.engine import chip_race, icm, pots
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
@@ -102,7 +101,7 @@ def _floor_race(data) -> dict[str, Any]:
         rng=rng,
         cards=cards or None,
     )
-    return {"race": race_dict(result)}
+    return {"race": chip_race.race_to_dict(result)}
 
 
 def _floor_icm(data) -> dict[str, Any]:

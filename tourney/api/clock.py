@@ -1,0 +1,44 @@
+"""The tournament clock: read it, and start, pause, resume, step, adjust or jump it."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ninja import Field, Router, Schema
+from pydantic import StrictInt
+
+from tourney import selectors, services
+from tourney.api import auth as api_auth
+from tourney.api import schemas as out
+from tourney.api.common import need_desk, need_director, tournament_or_404
+
+router = Router(**out.ROUTER_OPTIONS)
+
+
+@router.get("/tournaments/{tid}/clock", auth=api_auth.DESK, tags=["clock"], response=out.ClockOut)
+def clock_get(request, tid: int):
+    need_desk(request)
+    return selectors.clock_payload(tournament_or_404(tid))
+
+
+class ClockIn(Schema):
+    action: Literal["start", "pause", "resume", "next", "previous", "adjust", "jump"]
+    # Strict: ``true`` or ``"60"`` is not a number of seconds (the engine refuses them too).
+    seconds: StrictInt | None = Field(default=None, ge=-86400, le=86400)
+    index: StrictInt | None = Field(default=None, ge=0, le=1000)
+
+
+@router.post(
+    "/tournaments/{tid}/clock", auth=api_auth.DIRECTOR, tags=["clock"], response=out.ClockOut
+)
+def clock_post(request, tid: int, payload: ClockIn):
+    need_director(request)
+    tournament_or_404(tid)
+    services.clock_action(
+        tournament_id=tid,
+        action=payload.action,
+        seconds=payload.seconds,
+        index=payload.index,
+        actor=request.user,
+    )
+    return selectors.clock_payload(tournament_or_404(tid))

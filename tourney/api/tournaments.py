@@ -1,0 +1,123 @@
+"""Tournaments: create one, read one, and register an entry (RULES 1)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ninja import Field, Router, Schema, Status
+
+from tables import services as table_services
+from tourney import services
+from tourney.api import auth as api_auth
+from tourney.api import schemas as out
+from tourney.api.common import MAX_MONEY, need_desk, need_director, tournament_or_404
+from tourney.engine.numbers import MAX_ID
+from tourney.models import Tournament
+
+router = Router(**out.ROUTER_OPTIONS)
+
+
+class TournamentIn(Schema):
+    name: str = Field(min_length=1, max_length=120)
+    seats_per_table: int = Field(default=9, ge=2, le=12)
+    tables: int = Field(default=1, ge=0, le=1000)
+    starting_stack: int = Field(default=10000, ge=1, le=10**9)
+    buy_in: int = Field(default=0, ge=0, le=MAX_MONEY)
+    fee: int = Field(default=0, ge=0, le=MAX_MONEY)
+    guarantee: int = Field(default=0, ge=0, le=MAX_MONEY)
+    added_money: int = Field(default=0, ge=0, le=MAX_MONEY)
+    rounding_unit: int = Field(default=100, ge=1, le=10**9)
+    seed: int | None = Field(default=None, ge=0, le=2**62)
+    levels: list[dict[str, Any]] | None = Field(default=None, max_length=500)  # as PUT levels
+    balance_tolerance: int | None = Field(default=None, ge=1, le=9)
+    redraw_at_three: bool = True
+    redraw_at_two: bool = True
+    redraw_at_one: bool = True
+    race_threshold: Literal["half_or_more", "more_than_half"] = "half_or_more"
+    auto_open_tables: bool = True
+    draw_at_registration: bool = True
+    late_reg_until: int | None = Field(default=None, ge=0, le=499)
+
+
+def tournament_dict(t: Tournament) -> dict[str, Any]:
+    return {
+        "id": t.pk,
+        "name": t.name,
+        "slug": t.slug,
+        "status": t.status,
+        "seats_per_table": t.seats_per_table,
+        "starting_stack": t.starting_stack,
+        "buy_in": t.buy_in,
+        "fee": t.fee,
+        "guarantee": t.guarantee,
+        "seed": t.rng_seed,
+        "balance_tolerance": t.balance_tolerance,
+        "redraw_at_three": t.redraw_at_three,
+        "redraw_at_two": t.redraw_at_two,
+        "redraw_at_one": t.redraw_at_one,
+        "race_threshold": t.race_threshold,
+        "registration_open": t.registration_open,
+    }
+
+
+@router.post(
+    "/tournaments", auth=api_auth.DIRECTOR, tags=["tournaments"], response={201: out.TournamentOut}
+)
+def tournament_create(request, payload: TournamentIn):
+    need_director(request)
+    data = payload.dict()
+    t = services.tournament_create(
+        actor=request.user,
+        name=data.pop("name"),
+        seats_per_table=data.pop("seats_per_table"),
+        tables=data.pop("tables"),
+        starting_stack=data.pop("starting_stack"),
+        buy_in=data.pop("buy_in"),
+        fee=data.pop("fee"),
+        seed=data.pop("seed"),
+        levels=data.pop("levels"),
+        options=data,
+    )
+    return Status(201, tournament_dict(t))
+
+
+@router.get(
+    "/tournaments/{tid}", auth=api_auth.DESK, tags=["tournaments"], response=out.TournamentOut
+)
+def tournament_get(request, tid: int):
+    need_desk(request)
+    return tournament_dict(tournament_or_404(tid))
+
+
+class EntryIn(Schema):
+    name: str = Field(default="", max_length=120)
+    player_id: int | None = Field(default=None, ge=1, le=MAX_ID)
+
+
+@router.post(
+    "/tournaments/{tid}/entries",
+    auth=api_auth.DESK,
+    tags=["registration"],
+    response={201: out.EntryOut},
+)
+def entry_create(request, tid: int, payload: EntryIn):
+    need_desk(request)
+    entry = services.entry_register(
+        tournament_id=tid, name=payload.name, player_id=payload.player_id, actor=request.user
+    )
+    seat = table_services.seats_of(entry.tournament, [entry.pk]).get(entry.pk)
+    waits = False
+    if seat:
+        waits = entry.seat.waits_for_button
+    return Status(
+        201,
+        {
+            "id": entry.pk,
+            "number": entry.number,
+            "name": entry.player.name,
+            "table": seat[0] if seat else None,
+            "seat": seat[1] if seat else None,
+            "status": entry.status,
+            "waits_for_button": waits,
+        },
+    )
