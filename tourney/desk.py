@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import (
     Case,
+    Count,
     IntegerField,
     Max,
     Min,
@@ -447,8 +448,10 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
         live = [e for e in mine if e.status != Entry.Status.BUSTED]
         if live:
             action, entry = "in_play", live[0]
-        elif mine:
+        elif mine and len(mine) - 1 < t.reentries_allowed:
             action, entry = "reenter", mine[0]
+        elif mine:  # every re-entry used: money.entry_reenter would refuse it
+            action, entry = "out", mine[0]
         else:
             action, entry = "register", None
         rows.append(
@@ -505,14 +508,33 @@ def recent_entries(t: Tournament, limit: int = 10) -> list[dict[str, Any]]:
         Entry.objects.filter(pk__in=last).select_related("player", "created_by").order_by("-number")
     )
     where = _seats(t, [e.pk for e in entries])
+    mine = _entries_of_players(t, {e.player_id for e in entries if e.status == Entry.Status.BUSTED})
     rows = []
     for e in entries:
         row = _entry_row(e, where)
         row["name"] = e.player.name
+        # "Re-enter" only where money.entry_reenter would take it: none of the player's
+        # entries still in, and a re-entry left.
+        count, live = mine.get(e.player_id, (0, 0))
+        row["may_reenter"] = (
+            e.status == Entry.Status.BUSTED and not live and count - 1 < t.reentries_allowed
+        )
         row["clerk"] = e.created_by.get_username() if e.created_by else ""
         row["at"] = timezone.localtime(e.created_at, t.zone)
         rows.append(row)
     return rows
+
+
+def _entries_of_players(t: Tournament, players: set[int]) -> dict[int, tuple[int, int]]:
+    """Each player's entries in ``t`` and how many of them are not out: one query."""
+    if not players:
+        return {}
+    rows = (
+        Entry.objects.filter(tournament=t, player_id__in=players)
+        .values("player_id")
+        .annotate(n=Count("pk"), live=Count("pk", filter=~Q(status=Entry.Status.BUSTED)))
+    )
+    return {r["player_id"]: (r["n"], r["live"]) for r in rows}
 
 
 def alternates(t: Tournament) -> list[dict[str, Any]]:

@@ -261,11 +261,16 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     card = desk.seat_card(t, entry)
     verb = "Re-entered" if kind == "reentered" else "Registered"
     messages.success(request, f"{verb} #{entry.number} {card['name']}: {_placed(card)}.")
+    _say_opened(request, entry)
+    return _done(request, t, entry)
+
+
+def _say_opened(request: HttpRequest, entry: Entry) -> None:
+    """Issue 31: a table opened for a registration or a re-entry is never opened silently."""
     opened = getattr(entry, "table_opened", None)
-    if opened is not None:  # issue 31: never open a table silently
+    if opened is not None:
         moved = getattr(entry, "balancing_moves", 0)
         messages.warning(request, _opened_words(opened, moved))
-    return _done(request, t, entry)
 
 
 MSG_TABLE_OPENED = "Every seat was taken: table {table} was opened."
@@ -332,6 +337,7 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
     if action == "reenter":
         card = desk.seat_card(t, entry)
         messages.success(request, f"{label} #{entry.number} {card['name']}: {_placed(card)}.")
+        _say_opened(request, entry)
         return _done(request, t, entry)
     chips = t.rebuy_chips if action == "rebuy" else t.addon_chips
     if action == "rebuy":
