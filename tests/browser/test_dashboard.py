@@ -109,14 +109,14 @@ def test_director_runs_a_tournament_from_the_dashboard(page, live_url, director,
     page.locator("#moves .move-list li").first.wait_for()
     screenshot(page, "dashboard-after-bust")
 
-    # 5. Tick the move off as announced.
-    page.click("#moves button:has-text('All announced')")
+    # 5. Tick the move off as announced: the bust's batch, by its "Announced" button.
+    page.click("#moves .move-batch button.announced")
     page.locator("#moves", has_text="Nothing to announce.").wait_for()
 
     # 6. Space pauses the clock (as the screen says).
     page.locator("#clock .kbd-hint", has_text="Space").wait_for()
     page.mouse.click(5, 600)  # focus the page, not a form field
-    # The panels refresh after "All announced"; a clock action sent meanwhile keeps the
+    # The panels refresh after "Announced"; a clock action sent meanwhile keeps the
     # clock's refresh from swapping (static/js/dashboard.js), so the press takes effect
     # whenever it lands.
     page.keyboard.press("Space")

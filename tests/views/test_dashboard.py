@@ -582,16 +582,17 @@ def _played(director, entries: int, name: str) -> Tournament:
 # PostgreSQL. A read that starts to loop over tables, seats or entries fails here at once;
 # a deliberate new read updates its number.
 QUERY_COUNTS = [  # the page and the log: + the Undo and Redo buttons' targets (issue 10)
-    ("tourney-dashboard", {}, 19, 7),
-    ("tourney-dashboard-clock", {}, 19, 7),
-    ("tourney-dashboard-tables", {}, 19, 7),
-    ("tourney-dashboard-tables", {"q": "P00003"}, 20, 8),  # + the search
-    ("tourney-dashboard-tables", {"table": "2"}, 19, 7),
-    ("tourney-dashboard-eliminations", {}, 19, 8),  # + the last hand's moves
-    ("tourney-dashboard-moves", {}, 19, 7),
-    ("tourney-dashboard-log", {}, 19, 9),
-    ("tourney-dashboard-log", {"kind": "elimination"}, 19, 9),
-    ("tourney-dashboard-money", {}, 19, 6),
+    # the page: + the alternates list (tables) and the entry a manual move names (log)
+    ("tourney-dashboard", {}, 21, 7),
+    ("tourney-dashboard-clock", {}, 21, 7),
+    ("tourney-dashboard-tables", {}, 21, 8),  # + the alternates list
+    ("tourney-dashboard-tables", {"q": "P00003"}, 22, 9),  # + the search
+    ("tourney-dashboard-tables", {"table": "2"}, 21, 8),
+    ("tourney-dashboard-eliminations", {}, 21, 8),  # + the last hand's moves
+    ("tourney-dashboard-moves", {}, 21, 7),
+    ("tourney-dashboard-log", {}, 21, 10),  # + the entry the manual move names
+    ("tourney-dashboard-log", {"kind": "elimination"}, 21, 10),  # the Undo button names it
+    ("tourney-dashboard-money", {}, 21, 6),
     ("tourney-dashboard-colorup", {}, 18, 18),  # a page of its own: no fragment saves reads
     ("tourney-dashboard-version", {}, 5, 5),
 ]

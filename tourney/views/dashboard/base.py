@@ -202,6 +202,8 @@ def render_dashboard(
         template = TEMPLATE
     ctx.update(
         tournament=t,
+        # Over (the last bust): the panels drop Bust, hand for hand and the table tools.
+        finished=t.status == Tournament.Status.FINISHED,
         errors={panel: error.message} if error else {},
         error_fields=error.fields if error else {},
         version=_version(t),

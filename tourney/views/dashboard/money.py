@@ -13,6 +13,7 @@ from tourney import colorup, money
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
+from tourney.selectors import total_chips
 from tourney.setup import parse_money, parse_payouts
 from tourney.views.dashboard.base import (
     VERSION_HEADER,
@@ -22,7 +23,7 @@ from tourney.views.dashboard.base import (
     int_field,
     render_dashboard,
 )
-from tourney.views.dashboard.reads import cash
+from tourney.views.dashboard.reads import cash, money_context
 
 
 @director_view
@@ -67,8 +68,51 @@ def _deal_quote_panel(
         t,
         "money",
         error=error,
-        extra={"quote": quote, "quote_unpaid": cash(quote["unpaid"])},
+        extra={
+            "quote": quote,
+            "quote_unpaid": cash(quote["unpaid"]),
+            "stacks_warning": _stacks_warning(t, stacks),
+        },
     )
+
+
+MSG_STACK_NOT_A_NUMBER = "{name}'s stack: give a whole number of chips."
+MSG_STACKS_DIFFER = "The stacks add up to {total:,}; {chips:,} chips are in play: {diff:,} {how}."
+
+
+def _deal_form_refused(request: HttpRequest, t: Tournament) -> HttpResponse | None:
+    """Step 1's stacks as typed: a stack that is no whole number is named by its player
+    inside the deal form, which stays open with every stack typed (issue 31, live event).
+    None when every stack reads."""
+    players = money_context(t)["deal_players"] or []
+    refused = False
+    for p in players:
+        key = f"stack_{p['entry']}"
+        p["typed"] = request.POST.get(key, "")
+        try:
+            value = int_field(request.POST, key, "Stack")
+        except DomainError:
+            value = -1
+        if value < 0:
+            p["error"] = MSG_STACK_NOT_A_NUMBER.format(name=p["name"])
+            refused = True
+    if not refused:
+        return None
+    response = render_dashboard(
+        request, t, "money", extra={"deal_players": players, "deal_open": True}
+    )
+    response.status_code = 400
+    return response
+
+
+def _stacks_warning(t: Tournament, stacks: dict[int, int]) -> str:
+    """A warning, not a refusal: stacks that do not add up to the chips in play (RULES 5.9)
+    are a miscount or a typo the director should see before the players agree."""
+    total, chips = sum(stacks.values()), total_chips(t)
+    if total == chips:
+        return ""
+    how = "missing" if total < chips else "too many"
+    return MSG_STACKS_DIFFER.format(total=total, chips=chips, diff=abs(chips - total), how=how)
 
 
 @action("money")
@@ -78,8 +122,10 @@ def deal(request: HttpRequest, t: Tournament):
     figures, or custom amounts typed in (``amount_<entry>``). The director ticks each player
     who agreed (``agree_<entry>``); the service refuses the deal while one is not ticked, and
     the numbers stay on screen with the message."""
-    stacks = _stacks(request)
     method = request.POST.get("method", "")
+    if not method and (refused := _deal_form_refused(request, t)) is not None:
+        return refused
+    stacks = _stacks(request)
     if not method:
         return _deal_quote_panel(request, t, stacks)
     if method not in money.DEAL_METHODS:

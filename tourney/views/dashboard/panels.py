@@ -375,7 +375,7 @@ def log_event(request: HttpRequest, t: Tournament, event_id: int) -> HttpRespons
     ctx = {
         "tournament": t,
         "ev": ev,
-        "words": reads._event_words(ev.kind, ev.payload or {}),
+        "words": reads._event_words(ev.kind, ev.payload or {}, reads.log_lookups(t, [ev])),
         "details": {k: v for k, v in (ev.payload or {}).items() if k not in ("undo", "call")},
         "changes": event_changes(ev),
         "journaled": "undo" in (ev.payload or {}),

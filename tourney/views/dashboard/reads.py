@@ -30,6 +30,7 @@ from tourney.setup import level_number_of
 
 BIG_FIELD_TABLES = 100  # from this many open tables on, tiles collapse to counts
 SEARCH_LIMIT = 30
+ALTERNATES_SHOWN = 12  # the tables panel names this many alternates, then counts the rest
 MOVES_SHOWN = 100
 LOG_SHOWN = 40
 # Every recorded move: a seat move is an alternate called to a seat (a new entry's first seat
@@ -227,7 +228,19 @@ def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> di
             ]
         tile["status"] = _tile_status(tile, closed=closed, open_tables=len(open_rows))
         tiles.append(tile)
+    # The alternates list, in the order seats go to them (issue 31, live event: shown nowhere).
+    waiting = Entry.objects.filter(tournament=t, status=Entry.Status.ALTERNATE)
+    alternates = [
+        {"name": name, "number": number}
+        for name, number in waiting.order_by("number").values_list("player__name", "number")[
+            :ALTERNATES_SHOWN
+        ]
+    ]
     return {
+        "alternates": alternates,
+        "alternates_count": (
+            waiting.count() if len(alternates) == ALTERNATES_SHOWN else len(alternates)
+        ),
         "tiles": tiles,
         "focus": [tile for tile in tiles if big and tile["expanded"]],
         "big": big,
@@ -333,19 +346,106 @@ def eliminations_panel(t: Tournament) -> dict[str, Any]:
     return {"last": last_hand(t), "tournament": t}
 
 
+def _batch_title(rows: list[dict[str, Any]]) -> str:
+    """What caused a batch of moves, as the floor announces it: "Table 3 breaks", "Redraw to
+    the final table", "Balancing", "Alternates seated", "Moved by the floor"."""
+    reasons = {r["reason_code"] for r in rows}
+    parts = []
+    if Move.Reason.BREAK in reasons:
+        broken = sorted({r["from_table"] for r in rows if r["reason_code"] == Move.Reason.BREAK})
+        tables = ", ".join(map(str, broken))
+        parts.append(
+            f"Table{'s' if len(broken) > 1 else ''} {tables} break{'' if len(broken) > 1 else 's'}"
+        )
+    if Move.Reason.REDRAW in reasons:
+        to = {r["to_table"] for r in rows if r["reason_code"] == Move.Reason.REDRAW}
+        parts.append("Redraw to the final table" if len(to) == 1 else f"Redraw to {len(to)} tables")
+    if Move.Reason.BALANCE in reasons:
+        parts.append("Balancing")
+    if Move.Reason.SEAT in reasons:
+        parts.append("Alternates seated")
+    if Move.Reason.MANUAL in reasons:
+        parts.append("Moved by the floor")
+    return " · ".join(parts) or "Moves"
+
+
 def moves_panel(t: Tournament) -> dict[str, Any]:
+    """The moves still to announce, newest batch first (issue 31, live event: the list kept
+    every move since the start, oldest first). A batch is the moves one action caused (a
+    bust that broke a table, a redraw, alternates seated); its "Announced" button ticks it
+    off through ``setup.move_mark_announced`` (a logged bookkeeping event that undo walks
+    past). Not a time cut-off: a move nobody called out must stay until it is."""
     pending = Move.objects.filter(tournament=t, announced=False).filter(TO_ANNOUNCE)
-    rows = _move_rows(pending.select_related("entry__player").order_by("id")[:MOVES_SHOWN])
-    # A redraw still to announce (RULES 3.7): the list links the printable redraw sheet
-    # (issue 31 item 2), from the rows already read.
-    redraw = any(r["reason_code"] == Move.Reason.REDRAW for r in rows)
-    return {"moves": rows, "moves_total": pending.count(), "redraw_sheet": redraw}
+    newest = list(pending.select_related("entry__player").order_by("-id")[:MOVES_SHOWN])
+    batches: dict[Any, dict[str, Any]] = {}
+    for m, row in zip(newest, _move_rows(newest), strict=True):
+        key = m.event_id if m.event_id is not None else f"move-{m.pk}"
+        batch = batches.setdefault(key, {"key": key, "at": m.created_at, "moves": []})
+        batch["moves"].append(row)
+    out = []
+    for batch in batches.values():  # newest first, as read
+        batch["moves"].reverse()  # within a batch, in the order they were made
+        batch["title"] = _batch_title(batch["moves"])
+        # RULES 3.7: a redraw batch links the printable redraw sheet (issue 31 item 2)
+        batch["redraw"] = any(r["reason_code"] == Move.Reason.REDRAW for r in batch["moves"])
+        batch["ids"] = [r["id"] for r in batch["moves"]]
+        out.append(batch)
+    rows = [r for b in out for r in b["moves"]]
+    return {
+        "moves": rows,
+        "move_batches": out,
+        "moves_total": pending.count(),
+        "redraw_sheet": any(b["redraw"] for b in out),
+    }
 
 
 # ---------------------------------------------------------------- event log
 
 
-def _event_words(kind: str, p: dict[str, Any]) -> str:
+def _item_words(items, index: Any) -> str:
+    """A structure item as the director reads it: "level 5", "the break after level 4"
+    (issue 31, live event: "item 5" meant nothing)."""
+    try:
+        i = int(index)
+    except (TypeError, ValueError):
+        return f"item {index}"
+    if not items or not 0 <= i < len(items):
+        return f"item {index}"
+    level = level_number_of(items, i)
+    if items[i].kind == clock_engine.BREAK:
+        return f"the break after level {level}" if level else "the opening break"
+    return f"level {level}"
+
+
+def _entry_words(entries: dict[int, tuple[str, int]], entry_id: Any) -> str:
+    """An entry named in the log: "Ann Lee (entry 2)"; the id when the row is gone."""
+    row = entries.get(entry_id) if isinstance(entry_id, int) else None
+    return f"{row[0]} (entry {row[1]})" if row else f"entry {entry_id}"
+
+
+ITEM_KINDS = ("clock_jump", "level_started", "break_started")  # name a level or a break
+ENTRY_KINDS = ("entry_reentered", "move_manual")  # name an entry
+
+
+def log_lookups(t: Tournament, events) -> dict[str, Any]:
+    """What the log's sentences name beyond the payload, read once for a page of events and
+    only when one of them needs it: the structure (levels and breaks) and the entries
+    re-entered or moved by hand."""
+    ids = {(ev.payload or {}).get("entry") for ev in events if ev.kind in ENTRY_KINDS}
+    ids = {i for i in ids if isinstance(i, int)}
+    entries = {}
+    if ids:
+        rows = Entry.objects.filter(tournament=t, pk__in=ids).values_list(
+            "pk", "player__name", "number"
+        )
+        entries = {pk: (name, number) for pk, name, number in rows}
+    items = services.structure_items(t) if any(ev.kind in ITEM_KINDS for ev in events) else []
+    return {"items": items, "entries": entries}
+
+
+def _event_words(kind: str, p: dict[str, Any], look: dict[str, Any] | None = None) -> str:
+    items = (look or {}).get("items") or []
+    entries = (look or {}).get("entries") or {}
     words = {
         "tournament_created": lambda: f"Tournament created ({p.get('tables')} tables)",
         "tournament_copied": lambda: f"Copied from tournament #{p.get('source')}",
@@ -364,15 +464,19 @@ def _event_words(kind: str, p: dict[str, Any]) -> str:
             f"Table {p.get('table')} seat {p.get('seat')} "
             + ("available" if p.get("available") else "unavailable")
         ),
-        "move_manual": lambda: f"Manual move of entry {p.get('entry')}",
+        "move_manual": lambda: f"Manual move of {_entry_words(entries, p.get('entry'))}",
+        "entry_reentered": lambda: (
+            f"Re-entry: {_entry_words(entries, p.get('entry'))}"
+            + (f", re-entry {p['reentry']}" if p.get("reentry") else "")
+        ),
         "moves_announced": lambda: f"{len(p.get('moves', []))} move(s) announced",
         "hand_for_hand": lambda: "Hand for hand " + ("on" if p.get("on") else "off"),
         "hand_for_hand_round": lambda: f"Hand-for-hand round {p.get('round')}",
         "clock_adjust": lambda: f"Clock {int(p.get('seconds') or 0):+d} s",
         "clock_set": lambda: f"Clock set to {clock_text(int(p.get('seconds') or 0) * 1000)} left",
-        "clock_jump": lambda: f"Clock jumped to item {p.get('index')}",
-        "level_started": lambda: f"Level started (item {p.get('index')})",
-        "break_started": lambda: f"Break started (item {p.get('index')})",
+        "clock_jump": lambda: f"Clock jumped to {_item_words(items, p.get('index'))}",
+        "level_started": lambda: f"{_item_words(items, p.get('index')).capitalize()} started",
+        "break_started": lambda: f"{_item_words(items, p.get('index')).capitalize()} started",
         "chip_race": lambda: f"Chip race at table {p.get('table')}: {p.get('remove')}s",
         "deal_recorded": lambda: f"Deal recorded ({p.get('method')})",
         "settings_changed": lambda: f"Settings: {p.get('summary', '')}",
@@ -448,21 +552,24 @@ def log_events(t: Tournament, kind: str = ""):
     return qs.filter(kind=kind) if kind else qs
 
 
-def _step(ev) -> dict[str, Any] | None:
+def _step(ev, look: dict[str, Any] | None = None) -> dict[str, Any] | None:
     if ev is None:
         return None
-    return {"id": ev.pk, "kind": ev.kind, "words": _event_words(ev.kind, ev.payload or {})}
+    return {"id": ev.pk, "kind": ev.kind, "words": _event_words(ev.kind, ev.payload or {}, look)}
 
 
 def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
     from tourney.undo import next_steps
 
-    events = log_events(t, kind)[:LOG_SHOWN]
+    events = list(log_events(t, kind)[:LOG_SHOWN])
     steps = next_steps(t)  # the Undo and Redo buttons say which action they act on
+    look = log_lookups(
+        t, [*events, *(ev for ev in (steps["undo_event"], steps["redo_event"]) if ev)]
+    )
     return {
-        "undo_step": _step(steps["undo_event"]),
+        "undo_step": _step(steps["undo_event"], look),
         "undo_blocked": steps["undo_blocked"],
-        "redo_step": _step(steps["redo_event"]),
+        "redo_step": _step(steps["redo_event"], look),
         "log_kind": kind,
         "log_kinds": log_kinds(t),
         "events": [
@@ -471,7 +578,7 @@ def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
                 "kind": ev.kind,
                 "at": ev.created_at,
                 "who": ev.actor.get_username() if ev.actor else "system",
-                "words": _event_words(ev.kind, ev.payload or {}),
+                "words": _event_words(ev.kind, ev.payload or {}, look),
                 "undone": ev.undone,
             }
             for ev in events
