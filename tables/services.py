@@ -502,7 +502,7 @@ def tables_open(t: Tournament, *, count: int = 1) -> list[Table]:
     return rows
 
 
-def _maybe_draw_button(t: Tournament, table: em.Table) -> int | None:
+def _maybe_draw_button(t: Tournament, table: em.Table, event: Event | None = None) -> int | None:
     """RULES 2.1: a table's button is drawn by high card when play starts at it."""
     if not t.clock_started or table.button_seat is not None or table.players < 2:
         return None
@@ -511,7 +511,38 @@ def _maybe_draw_button(t: Tournament, table: em.Table) -> int | None:
     if j := journal_current():
         j.note_tables(numbers=[table.number])
     Table.objects.filter(tournament=t, number=table.number).update(button_seat=seat)
+    _note_buttons(event, {table.number: seat})
     return seat
+
+
+def _note_buttons(event: Event | None, drawn: dict[int, int]) -> None:
+    """The buttons an action drew (RULES 2.1), in its event's ``buttons_drawn``."""
+    if event is not None and drawn:
+        before = event.payload.get("buttons_drawn") or {}
+        after = {**before, **{str(n): s for n, s in drawn.items()}}
+        event_payload_set(event, {**event.payload, "buttons_drawn": after})
+
+
+def _draw_new_buttons(t: Tournament, rows: Sequence[TableRow], rng, event: Event | None):
+    """RULES 2.1 in play: an open table without a button (opened while the clock runs) that
+    now has two players or more starts play, so its button is drawn by high card: a random
+    seated player, from the action's recorded randomness. Before the start the buttons are
+    drawn at the start (``buttons_draw_at_start``)."""
+    if not t.clock_started:
+        return {}
+    waiting = [r for r in rows if r.button_seat is None]
+    tables = _load(waiting) if waiting else {}
+    drawn = {
+        n: seat_draw.draw_button(tb, rng) for n, tb in sorted(tables.items()) if tb.players >= 2
+    }
+    if not drawn:
+        return {}
+    if j := journal_current():
+        j.note_table_rows(r for r in waiting if r.number in drawn)
+    for number, seat in drawn.items():
+        Table.objects.filter(tournament=t, number=number).update(button_seat=seat)
+    _note_buttons(event, drawn)
+    return drawn
 
 
 def seat_entry(
@@ -571,7 +602,9 @@ def seat_entry(
         announce_seats=entry.status == Entry.Status.ALTERNATE,
     )
     entry.status = Entry.Status.SEATED
-    _maybe_draw_button(t, table.with_player(move.to_seat, entry.pk, waits=move.waits_for_button))
+    _maybe_draw_button(
+        t, table.with_player(move.to_seat, entry.pk, waits=move.waits_for_button), event
+    )
     if balance:
         # A table just opened for this player: RULES 3.3 balancing fills it from the
         # fullest tables (their big blinds next) until the sizes are within tolerance
@@ -691,11 +724,14 @@ def rebalance(t: Tournament, *, event: Event | None, close: int | None = None) -
             if j := journal_current():
                 j.note_seats(still)
             Seat.objects.filter(entry_id__in=still).update(waits_for_button=False)
+    kept = [r for r in rows if r.number not in result.broken and r.number not in result.buttons]
+    drawn = _draw_new_buttons(t, kept, rng, event)
     return {
         "moves": written,
         "seed": seed,
         "broken": list(result.broken),
         "redraw": result.redraw,
+        "buttons_drawn": drawn,
     }
 
 
@@ -864,6 +900,8 @@ def table_close(*, tournament_id: int, table_number: int, actor=None) -> list[di
         result = rebalance(t, event=event, close=table_number)
         written, seed = result["moves"], result["seed"]
         event.payload = {"table": table_number, "seed": seed, "moves": [m["id"] for m in written]}
+        if result["buttons_drawn"]:  # RULES 2.1: a table without a button got players
+            event.payload["buttons_drawn"] = {str(n): s for n, s in result["buttons_drawn"].items()}
         event.save(update_fields=["payload"])
     return written
 

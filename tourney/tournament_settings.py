@@ -29,8 +29,6 @@ from __future__ import annotations
 import zoneinfo
 from typing import Any
 
-from django.db.models import Max
-
 from tables.models import Seat, Table
 from tourney import money
 from tourney.engine.errors import DomainError
@@ -190,37 +188,52 @@ def _level_number(items, index: int) -> int:
     return sum(1 for it in items[: index + 1] if it.kind == "level") or 1
 
 
+def field_locks(t: Tournament) -> dict[str, tuple[str, str]]:
+    """The settings that can no longer change now, model field -> (code, message): the one
+    source of the reasons, refused by the service and shown under the form's fields."""
+    locks: dict[str, tuple[str, str]] = {}
+    entries = Entry.objects.filter(tournament=t).count()
+    if entries:
+        for field in ("buy_in", "fee", "starting_stack"):
+            msg = MSG_PAID_ALREADY.format(label=LABELS[field], n=entries)
+            locks[field] = ("settings_locked", msg)
+        msg = MSG_DRAW_AFTER_ENTRIES.format(n=entries)
+        locks["draw_at_registration"] = ("settings_locked", msg)
+    seated = Seat.objects.filter(tournament=t).count()
+    if seated:
+        locks["seats_per_table"] = ("settings_locked", MSG_SEATED_ALREADY.format(n=seated))
+    if not t.registration_open:
+        for field in ("late_reg_until", "reentries_allowed"):
+            locks[field] = ("registration_closed", MSG_REGISTRATION_CLOSED)
+    if not t.rebuys_open:
+        locks["rebuy_until"] = ("rebuys_closed", MSG_REBUYS_CLOSED)
+    if t.frozen_prizes is not None:
+        for field in ("guarantee", "added_money"):
+            locks[field] = ("prizes_frozen", MSG_FROZEN)
+    for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
+        counter = "rebuys" if what == "rebuy" else "addons"
+        taken = sum(Entry.objects.filter(tournament=t).values_list(counter, flat=True))
+        if taken:
+            msg = MSG_TAKEN_ALREADY.format(what=label, n=taken)
+            for field in (f"{what}_price", f"{what}_fee", f"{what}_chips"):
+                locks[field] = ("settings_locked", msg)
+    return locks
+
+
 def _check_state(t: Tournament, changes: dict[str, Any]) -> None:
     """Refuse what no longer makes sense (see the module's docstring)."""
-    entries = Entry.objects.filter(tournament=t).count() if changes else 0
-    for field in ("buy_in", "fee", "starting_stack"):
-        if field in changes and entries:
-            msg = MSG_PAID_ALREADY.format(label=LABELS[field], n=entries)
-            raise _refuse("settings_locked", msg, field)
-    if "draw_at_registration" in changes and entries:
-        msg = MSG_DRAW_AFTER_ENTRIES.format(n=entries)
-        raise _refuse("settings_locked", msg, "draw_at_registration")
+    locks = field_locks(t) if changes else {}
+    for field in changes:
+        if field in locks:
+            code, msg = locks[field]
+            raise _refuse(code, msg, field)
     if "seats_per_table" in changes:
-        seated = Seat.objects.filter(tournament=t).count()
-        if seated:
-            msg = MSG_SEATED_ALREADY.format(n=seated)
-            raise _refuse("settings_locked", msg, "seats_per_table")
         n = changes["seats_per_table"]
         for table in Table.objects.filter(tournament=t, status=Table.Status.OPEN):
             high = [s for s in table.unavailable_seats or () if s > n]
             if high:
                 msg = MSG_SEATS_UNAVAILABLE.format(n=n, table=table.number, seat=min(high))
                 raise _refuse("settings_locked", msg, "seats_per_table")
-    if ("late_reg_until" in changes or "reentries_allowed" in changes) and (
-        not t.registration_open
-    ):
-        field = "late_reg_until" if "late_reg_until" in changes else "reentries_allowed"
-        raise _refuse("registration_closed", MSG_REGISTRATION_CLOSED, field)
-    if "rebuy_until" in changes and not t.rebuys_open:
-        raise _refuse("rebuys_closed", MSG_REBUYS_CLOSED, "rebuy_until")
-    if ("guarantee" in changes or "added_money" in changes) and t.frozen_prizes is not None:
-        field = "guarantee" if "guarantee" in changes else "added_money"
-        raise _refuse("prizes_frozen", MSG_FROZEN, field)
     now = clock_index(t) if t.clock_started else None
     if now is not None:
         items = structure_items(t)
@@ -239,14 +252,6 @@ def _check_state(t: Tournament, changes: dict[str, Any]) -> None:
             number = sum(1 for it in items[: value + 1] if it.kind == "break")
             raise _refuse("window_passed", MSG_BREAK_OVER.format(n=number), "addon_at")
     for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
-        fields = [f"{what}_price", f"{what}_fee", f"{what}_chips"]
-        if any(f in changes for f in fields):
-            counter = "rebuys" if what == "rebuy" else "addons"
-            taken = Entry.objects.filter(tournament=t).aggregate(n=Max(counter))["n"] or 0
-            if taken:
-                n = sum(Entry.objects.filter(tournament=t).values_list(counter, flat=True))
-                field = next(f for f in fields if f in changes)
-                raise _refuse("settings_locked", MSG_TAKEN_ALREADY.format(what=label, n=n), field)
         price = changes.get(f"{what}_price", getattr(t, f"{what}_price"))
         fee = changes.get(f"{what}_fee", getattr(t, f"{what}_fee"))
         if fee and not price:
@@ -508,25 +513,6 @@ def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def locked_fields(t: Tournament) -> dict[str, str]:
-    """The settings form's fields that can no longer change, with why (shown under them; the
-    service refuses a change with its full message)."""
-    entries = Entry.objects.filter(tournament=t).count()
-    locked: dict[str, str] = {}
-    if entries:
-        why = f"fixed: {entries} entries bought in"
-        for name in ("buy_in", "fee", "starting_stack", "draw_at_registration"):
-            locked[name] = why
-    if Seat.objects.filter(tournament=t).exists():
-        locked["seats_per_table"] = "fixed: players are seated"
-    if not t.registration_open:
-        locked["late_reg_level"] = locked["reentries"] = "fixed: registration is closed"
-    if not t.rebuys_open:
-        locked["rebuy_level"] = "fixed: the rebuy period is closed"
-    if t.frozen_prizes is not None:
-        locked["guarantee"] = locked["added_money"] = "fixed: the prizes are fixed"
-    taken = Entry.objects.filter(tournament=t).aggregate(r=Max("rebuys"), a=Max("addons"))
-    for what, key in (("rebuy", "r"), ("addon", "a")):
-        if taken[key]:
-            for name in (f"{what}_price", f"{what}_fee", f"{what}_chips"):
-                locked[name] = f"fixed: {'rebuys' if what == 'rebuy' else 'add-ons'} taken"
-    return locked
+    """The settings form's fields that can no longer change, with why: the service's own
+    refusal (``field_locks``), shown under the field, which is then read-only."""
+    return {MODEL_TO_FORM.get(f, f): msg for f, (_code, msg) in field_locks(t).items()}

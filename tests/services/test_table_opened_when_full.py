@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.models import Move, Seat, Table
+from tables.services import table_open
 from tourney import services
-from tourney.models import Event
+from tourney.models import Event, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +70,55 @@ def test_a_table_opened_with_nobody_else_is_not_balanced(director):
     services.entry_register(tournament_id=t.pk, name="First", actor=director)
     assert _sizes(t) == [1]
     assert not Move.objects.filter(tournament=t, reason="balance").exists()
+
+
+def _button(t, number: int) -> int | None:
+    """The table's button seat (None: no button, or no such table)."""
+    row = Table.objects.filter(tournament=t, number=number).values_list("button_seat").first()
+    return row and row[0]
+
+
+def test_a_table_opened_in_play_draws_its_button_when_it_gets_players(director):
+    """RULES 2.1: the button is drawn by high card when play starts at a table; a table opened
+    while the clock runs and filled by balancing starts play then, so it draws its button (a
+    random seated player, from the tournament's recorded randomness), in the same action's
+    event, and the undo takes it back with the rest."""
+    from tourney.undo import action_undo
+
+    t = _full(director, start=True)
+    entry = services.entry_register(tournament_id=t.pk, name="Player 28", actor=director)
+    button = _button(t, 4)
+    seated = set(
+        Seat.objects.filter(tournament=t, table__number=4).values_list("number", flat=True)
+    )
+    assert len(seated) == 7 and button in seated
+    event = Event.objects.get(tournament=t, kind="entry_registered", payload__entry=entry.pk)
+    assert event.payload["buttons_drawn"] == {"4": button}
+    action_undo(tournament_id=t.pk, actor=director)
+    assert _sizes(t) == [9, 9, 9] and _button(t, 4) is None
+
+
+def test_a_table_the_director_opens_in_play_draws_its_button(director):
+    from tourney.undo import action_undo
+
+    t = _full(director, start=True)
+    Tournament.objects.filter(pk=t.pk).update(auto_open_tables=False)
+    for name in ("Late One", "Late Two"):  # every seat taken: alternates
+        services.entry_register(tournament_id=t.pk, name=name, actor=director)
+    assert _sizes(t) == [9, 9, 9]
+    table_open(tournament_id=t.pk, actor=director)  # they sit there, balancing fills it
+    assert sorted(_sizes(t)) == [7, 7, 7, 8]
+    button = _button(t, 4)
+    assert button in Seat.objects.filter(tournament=t, table__number=4).values_list(
+        "number", flat=True
+    )
+    event = Event.objects.get(tournament=t, kind="tables_opened")
+    assert event.payload["buttons_drawn"] == {"4": button}
+    action_undo(tournament_id=t.pk, actor=director)
+    assert sorted(_sizes(t)) == [9, 9, 9] and _button(t, 4) is None
+
+
+def test_before_the_start_a_table_opened_when_full_draws_no_button(director):
+    t = _full(director, start=False)
+    services.entry_register(tournament_id=t.pk, name="Player 28", actor=director)
+    assert _button(t, 4) is None  # drawn at the start with the others (RULES 2.1)

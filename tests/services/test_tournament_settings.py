@@ -214,6 +214,26 @@ def test_buy_in_fee_stack_and_seating_mode_refused_after_the_first_entry(t, dire
     _refused(t, {"seats_per_table": 10}, "settings_locked", msg, "seats_per_table", director)
 
 
+def test_the_form_shows_the_services_own_reasons_and_an_unchanged_locked_field_passes(t, director):
+    from tourney.tournament_settings import MODEL_TO_FORM, field_locks, locked_fields
+
+    _register(t, 3, director)
+    locks = field_locks(t)
+    assert {"buy_in", "fee", "starting_stack", "draw_at_registration"} <= set(locks)
+    # one source: what the form shows under a read-only field is what the service refuses with
+    assert locked_fields(t) == {MODEL_TO_FORM.get(f, f): msg for f, (_c, msg) in locks.items()}
+    t.refresh_from_db()
+    for field, (code, msg) in locks.items():
+        wrong = not getattr(t, field) if isinstance(getattr(t, field), bool) else 7
+        _refused(t, {field: wrong}, code, msg, field, director)
+    # the locked fields sent back as they are, with a real change: saved
+    same = {f: getattr(t, f) for f in locks}
+    done = tournament_settings_update(
+        tournament_id=t.pk, changes={**same, "name": "Kept"}, actor=director
+    )
+    assert set(done) == {"name"}
+
+
 def test_late_registration_cannot_end_at_a_level_already_over(t, director):
     start = timezone.now() - timedelta(minutes=45)  # break 1 (item 2), after level 2, runs
     services.clock_action(tournament_id=t.pk, action="start", actor=director, now=start)

@@ -3,6 +3,8 @@ undoable action, a refusal or a bad value answered 4xx inside the form with what
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -96,7 +98,9 @@ def test_a_refused_change_answers_409_in_the_form_keeping_what_was_typed(
     html = r.content.decode()
     msg = tournament_settings.MSG_PAID_ALREADY.format(label="Buy-in", n=20)
     assert f'<span class="field-error">{msg}</span>' in html  # at the buy-in field
-    assert 'name="buy_in" value="75"' in html and 'name="reentries" value="3"' in html
+    # the read-only buy-in shows what it is; what was typed elsewhere stays
+    assert re.search(r'<input [^>]*name="buy_in" value="50"[^>]*disabled', html)
+    assert 'name="reentries" value="3"' in html
     assert ("<html" in html) is not htmx  # the whole page, or the form alone for htmx
     t.refresh_from_db()
     assert t.buy_in == 5000 and t.reentries_allowed == 0
@@ -134,7 +138,33 @@ def test_time_zone_is_edited_on_the_settings_page(tournament, director):
     assert tournament.time_zone == "Asia/Tokyo"
 
 
-def test_fields_that_can_no_longer_change_say_why(seated_tournament, director):
+def test_fields_that_can_no_longer_change_are_read_only_and_say_why(seated_tournament, director):
     html = _client(director).get(_url(seated_tournament)).content.decode()
-    assert html.count("fixed: 20 entries bought in") == 4  # buy-in, fee, stack, seating mode
-    assert "fixed: players are seated" in html
+    # the service's own reasons (one source), as hints under read-only fields
+    for label in ("Buy-in", "Fee", "Starting stack"):
+        msg = tournament_settings.MSG_PAID_ALREADY.format(label=label, n=20)
+        assert f'<span class="hint muted small">{msg}</span>' in html
+    msg = tournament_settings.MSG_DRAW_AFTER_ENTRIES.format(n=20)
+    assert f'<span class="hint muted small">{msg}</span>' in html
+    assert tournament_settings.MSG_SEATED_ALREADY.format(n=20) in html
+    for name in ("buy_in", "fee", "starting_stack", "seats_per_table", "draw_at_registration"):
+        assert re.search(rf'<input [^>]*name="{name}"[^>]*disabled', html), name
+    for name in ("name", "reentries", "late_reg_level", "guarantee"):
+        assert not re.search(rf'<input [^>]*name="{name}"[^>]*disabled', html), name
+
+
+@pytest.mark.parametrize("sent", ["current values", "nothing (disabled)"])
+def test_an_unchanged_locked_field_never_refuses_the_save(seated_tournament, director, sent):
+    t = seated_tournament
+    locked = tournament_settings.locked_fields(t)
+    assert {"buy_in", "fee", "starting_stack", "seats_per_table"} <= set(locked)
+    data = _posted(t, reentries="2", name="Friday Big")
+    if sent != "current values":  # what a browser posts: disabled inputs are not sent
+        for name in locked:
+            data.pop(name, None)
+    r = _client(director).post(_url(t), data)
+    assert r.status_code == 302, r.content.decode()[:2000]
+    t.refresh_from_db()
+    assert t.reentries_allowed == 2 and t.name == "Friday Big" and t.buy_in == 5000
+    event = Event.objects.get(tournament=t, kind="settings_changed")
+    assert set(event.payload["changes"]) == {"reentries_allowed", "name"}

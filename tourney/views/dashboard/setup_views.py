@@ -142,6 +142,14 @@ def _attach_setting(form, exc: DomainError) -> None:
         form.add_error(None, exc.message)
 
 
+def _put_current(data, name: str, value) -> None:
+    """The settings form's field ``name`` posted as it is now (a checkbox: sent when on)."""
+    if value is False:
+        data.pop(name, None)
+    else:
+        data[name] = "on" if value is True else "" if value is None else str(value)
+
+
 @director_view
 def settings_page(request: HttpRequest, t: Tournament):
     """GET: the tournament's settings as they are. POST: change what differs, as one recorded
@@ -149,8 +157,16 @@ def settings_page(request: HttpRequest, t: Tournament):
     bad value answers 4xx with the message at its field and what was typed kept."""
     ctx: dict = {"tournament": t, "message": None, "saved": None}
     status = 200
+    locked = tournament_settings.locked_fields(t)
     if request.method == "POST":
-        form = tournament_settings.SettingsForm(request.POST)
+        # A read-only field is not sent by the browser: it keeps its value. One that is sent
+        # back unchanged is no change either; only a different value is refused.
+        data = request.POST.copy()
+        current = tournament_settings.settings_initial(t)
+        for name in locked:
+            if name not in data:
+                _put_current(data, name, current[name])
+        form = tournament_settings.SettingsForm(data)
         if not form.is_valid():
             ctx["message"] = "Some fields need a look: nothing was saved."
             status = 400
@@ -164,8 +180,11 @@ def settings_page(request: HttpRequest, t: Tournament):
                 _attach_setting(form, exc)
                 ctx["message"] = exc.message
                 status = exc.status
+                for name in locked:  # a read-only field shows what it is, not what was typed
+                    _put_current(data, name, current[name])
             else:
                 t.refresh_from_db()
+                locked = tournament_settings.locked_fields(t)
                 summary = (
                     Event.objects.filter(tournament=t, kind="settings_changed")
                     .order_by("-pk")
@@ -181,8 +200,10 @@ def settings_page(request: HttpRequest, t: Tournament):
                 )
     else:
         form = tournament_settings.SettingsForm(initial=tournament_settings.settings_initial(t))
+    for name in locked:
+        form.fields[name].widget.attrs["disabled"] = True
     ctx["form"] = form
-    ctx["locked"] = tournament_settings.locked_fields(t)
+    ctx["locked"] = locked
     template = (
         "dashboard/settings.html#settings-form" if request.htmx else "dashboard/settings.html"
     )
