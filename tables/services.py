@@ -16,20 +16,16 @@ from tables.engine import balancing, seat_draw
 from tables.engine import model as em
 from tables.engine.blinds import released_by_button_move
 from tables.models import Move, Seat, Table
+from tourney.core.events import event_payload_set, event_saved, record_event
+from tourney.core.journal import current as journal_current
+from tourney.core.locking import tournament_action
+from tourney.core.rng import next_rng
+from tourney.core.rows import kept_cursor
+from tourney.core.rows import load as load_rows
+from tourney.core.rows import load_with as load_rows_with
+from tourney.core.rows import marks as in_marks
 from tourney.engine.errors import DomainError
-from tourney.journal import current as journal_current
 from tourney.models import Entry, Event, Tournament
-from tourney.rows import kept_cursor
-from tourney.rows import load as load_rows
-from tourney.rows import load_with as load_rows_with
-from tourney.rows import marks as in_marks
-from tourney.services import (
-    event_payload_set,
-    event_saved,
-    next_rng,
-    record_event,
-    tournament_action,
-)
 
 MSG_NO_TABLE = "There is no table with that number: check the number on the table tile."
 MSG_TABLE_BROKEN = "That table is broken (closed): choose an open table."

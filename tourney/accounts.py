@@ -8,10 +8,11 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from tourney.core.events import record_event
+from tourney.core.locking import lock_tournament
 from tourney.engine.errors import DomainError
 from tourney.models import ApiToken, Tournament, new_display_token
 from tourney.roles import DESK_GROUP, DIRECTOR_GROUP
-from tourney.services import lock_tournament, record_event
 from tourney.tokens import token_create
 
 ROLES = {"director": DIRECTOR_GROUP, "desk": DESK_GROUP}

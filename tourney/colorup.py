@@ -45,22 +45,19 @@ from django.utils import timezone
 
 from tables.models import Seat, Table
 from tourney import selectors
+from tourney.core.event_rows import Counters
+from tourney.core.events import record_event
+from tourney.core.locking import lock_tournament
+from tourney.core.messages import MSG_TOURNAMENT_FINISHED
+from tourney.core.rng import next_rng
+from tourney.core.rows import load as load_rows
 from tourney.engine import chip_race
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
-from tourney.event_rows import Counters
 from tourney.models import ChipDenomination, Entry, Event, Player, Tournament
-from tourney.rows import load as load_rows
 from tourney.selectors import average_stack
-from tourney.services import (
-    MSG_TOURNAMENT_FINISHED,
-    anchor_of,
-    lock_tournament,
-    next_rng,
-    record_event,
-    structure_items,
-)
+from tourney.services import anchor_of, structure_items
 
 RACE_KIND = "chip_race"
 UNDO_KIND = "chip_race_undone"
@@ -132,7 +129,7 @@ def _removable(
 
 
 def _chips(t: Tournament) -> dict[int, ChipDenomination]:
-    # Plain SQL (tourney/rows.py): read by every chip race.
+    # Plain SQL (tourney/core/rows.py): read by every chip race.
     found = load_rows(ChipDenomination, "tournament_id = %s", [t.pk], suffix="ORDER BY value")
     return {c.value: c for c in found}
 
@@ -172,7 +169,7 @@ def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
         params.append(table)
     finished: dict[int, int] = {}
     found = []
-    # Plain SQL (tourney/rows.py): read by every chip race. Two index ranges (kind, table)
+    # Plain SQL (tourney/core/rows.py): read by every chip race. Two index ranges (kind, table)
     # joined by id: with an OR, SQLite read every event of the day for each race.
     events = load_rows(
         Event,

@@ -32,17 +32,15 @@ from django.utils import timezone
 from tables.models import Move, Seat, Table
 from tables.services import alternates_waiting, blocked_sql, seat_alternates
 from tourney import money
+from tourney.core.events import event_payload_set, record_event
+from tourney.core.locking import lock_tournament, tournament_action
+from tourney.core.rows import marks
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
-from tourney.rows import marks
 from tourney.services import (
     clock_read,
     entry_register,
-    event_payload_set,
-    lock_tournament,
     place_lag_step,
-    record_event,
-    tournament_action,
 )
 
 UNDO_SECONDS = 60

@@ -27,18 +27,18 @@ from typing import Any
 
 from django.db.models import Count, F, Q, Sum
 
+from tourney.core.events import record_event
+from tourney.core.journal import current as journal_current
+from tourney.core.locking import tournament_action
+from tourney.core.rows import kept_cursor
+from tourney.core.rows import load_with as load_rows_with
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.icm import icm_equities
-from tourney.journal import current as journal_current
 from tourney.models import Entry, Player, Tournament
-from tourney.rows import kept_cursor
-from tourney.rows import load_with as load_rows_with
 from tourney.services import (
     clock_index,
     entry_add,
-    record_event,
-    tournament_action,
 )
 
 ENTRY = Entry._meta.db_table

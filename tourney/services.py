@@ -4,13 +4,11 @@ Each records an Event (the audit log). Rules come from the pure engines."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -20,23 +18,23 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from tourney.core import schedule
+from tourney.core.event_rows import (
+    combined_statements,
+    insert_statement,
+)
+from tourney.core.events import event_payload_set, event_saved, record_event
+from tourney.core.journal import current as journal_current
+from tourney.core.locking import tournament_action
+from tourney.core.messages import MSG_TOURNAMENT_FINISHED
+from tourney.core.rows import insert as insert_row
+from tourney.core.rows import kept_cursor, marks
+from tourney.core.rows import load_with as load_rows_with
 from tourney.engine import clock as clock_engine
 from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
-from tourney.event_rows import (
-    Counters,
-    combined_statements,
-    event_insert,
-    event_payload_write,
-    insert_statement,
-)
-from tourney.journal import current as journal_current
-from tourney.journal import journal
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
-from tourney.rows import insert as insert_row
-from tourney.rows import kept_cursor, marks
-from tourney.rows import load_with as load_rows_with
 
 DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
     (25, "green"),
@@ -47,7 +45,6 @@ DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
     (25000, "gray"),
 )
 
-MSG_NOT_FOUND = "No such tournament."
 MSG_ENTRY_NOT_FOUND = "No such entry in this tournament."
 MSG_ENTRY_NOT_SEATED = "This entry is not in play (already out or not seated)."
 MSG_DUPLICATE_ENTRY = "The same entry is listed twice."
@@ -56,7 +53,6 @@ MSG_NAME_TOO_LONG = "The name is too long (120 characters at most)."
 MSG_NAME_CONTROL = "The name holds control characters; type it again."
 MSG_PLAYER_STILL_IN = "This player already has an entry in play."
 MSG_REGISTRATION_CLOSED = "Registration is closed."
-MSG_TOURNAMENT_FINISHED = "The tournament is finished."
 MSG_REGISTER_FINISHED = (
     "The tournament is over: one player is left, so nobody can register any more. "
     "Undo the last elimination on the dashboard if it was a mistake."
@@ -72,159 +68,6 @@ MSG_STACK_IN_H4H = (
 )
 MSG_TOO_MANY_TABLES = "At most 1,000 tables."
 MSG_LEVELS_CHANGE_STARTED = "The structure cannot be replaced once the clock has started."
-
-
-# ---------------------------------------------------------------- infrastructure
-
-
-def lock_tournament(tournament_id: int) -> Tournament:
-    """Lock the tournament row for the rest of the transaction (the one lock order)."""
-    j = journal_current()
-    if j is not None and j.tournament_id == tournament_id:
-        j.flush_counters()  # a nested service reads the row as the outer one left it
-    if not 0 < tournament_id < 2**63:  # no such row, and beyond what the column can hold
-        raise DomainError("not_found", MSG_NOT_FOUND, status=404)
-    # Plain SQL: every write starts here, and the ORM's query building was a third of it.
-    # The payout table and the frozen prizes come only if they changed since this process
-    # last read them (their ``prizes_key``, set by the database): turning them into text
-    # was two thirds of the lock's time at 10,000 entries.
-    lock = "FOR UPDATE" if connection.features.has_select_for_update else ""
-    seen = _PRIZES.get(tournament_id)
-    hint = seen[0] if seen is not None else None  # NULL: equal to nothing, all is read
-    found = load_rows_with(
-        Tournament,
-        "id = %s",
-        [tournament_id],
-        extra=PRIZES_SQL,
-        extra_params=[hint, hint],
-        suffix=lock,
-        skip=PRIZE_FIELDS,
-    )
-    if not found:
-        raise DomainError("not_found", MSG_NOT_FOUND, status=404)
-    t, (key, table, prizes) = found[0]
-    if seen is not None and key == hint:
-        table, prizes = seen[1], seen[2]
-    else:
-        table, prizes = (
-            Tournament._meta.get_field(f).from_db_value(v, None, connection)
-            for f, v in zip(PRIZE_FIELDS, (table, prizes), strict=True)
-        )
-        if len(_PRIZES) >= 256:
-            _PRIZES.clear()
-        _PRIZES[tournament_id] = (key, table, prizes)
-    # Each instance its own lists: a caller may change them.
-    t.payout_percentages = list(table) if table is not None else None
-    t.frozen_prizes = list(prizes) if prizes is not None else None
-    return t
-
-
-PRIZE_FIELDS = ("payout_percentages", "frozen_prizes")
-PRIZES_SQL = (
-    "prizes_key, CASE WHEN prizes_key = %s THEN NULL ELSE payout_percentages END, "
-    "CASE WHEN prizes_key = %s THEN NULL ELSE frozen_prizes END"
-)
-# tournament id -> (prizes_key, payout table, frozen prizes) as this process last read them
-_PRIZES: dict[int, tuple[str, Any, Any]] = {}
-
-
-def record_event(
-    t: Tournament | None,
-    kind: str,
-    payload: dict[str, Any],
-    actor=None,
-    *,
-    defer: bool = False,
-    table_number: int | None = None,
-    also: Counters | None = None,
-) -> Event:
-    """Write the audit row and bump the tournament's version (screens poll it); inside a
-    journaled action the bump is written with the action's other counters, once.
-    ``table_number``: the table the event concerns, where it is looked up by table.
-
-    ``defer``: inside a journaled action, the row is inserted at the end together with its
-    undo data (one INSERT instead of an INSERT and an UPDATE). For callers that need no id
-    during the action; ``event_saved`` gives it one if they do after all.
-
-    ``also``: more counter changes of the tournament row (a draw counter, chips added),
-    written by the same statement outside a journal (for actions that keep none)."""
-    j = journal_current()
-    mine = t is not None and j is not None and j.tournament_id == t.pk
-    if also is not None and (mine or t is None):
-        raise ValueError("also: for actions outside a journal")
-    if mine:
-        j.version_steps += 1
-    event = Event(
-        tournament=t,
-        kind=kind,
-        payload=payload,
-        actor=actor if (actor is not None and actor.is_authenticated) else None,
-        table_number=table_number,
-    )
-    if defer and mine:
-        j.events.append(event)
-        return event
-    if j is not None:
-        for earlier in j.events:  # ids follow the order events were recorded in
-            event_saved(earlier)
-    # Outside this tournament's journal the version steps with the insert (one statement).
-    if t is None or mine:
-        counters = None
-    elif also is not None:
-        counters = Counters(t.pk, also.version_steps + 1, also.draw_counter, also.chips_delta)
-    else:
-        counters = Counters(t.pk, 1, None)
-    event_insert(event, counters)
-    if j is not None:
-        j.events.append(event)
-    return event
-
-
-def event_saved(event: Event) -> Event:
-    """The event with its row written (a deferred one is inserted now)."""
-    if event.pk is None:
-        event_insert(event)
-    return event
-
-
-def event_payload_set(event: Event, payload: dict[str, Any]) -> None:
-    """Rewrite an Event's payload once the action knows its outcome. Inside a journaled
-    action the journal writes it with the undo data (one UPDATE, not two)."""
-    event.payload = payload
-    j = journal_current()
-    if j is None:
-        event_payload_write(event)
-    elif event not in j.changed:
-        j.changed.append(event)
-
-
-@contextmanager
-def tournament_action(tournament_id: int, *, call: dict[str, Any] | None = None):
-    """One write action: a transaction, the tournament row locked first, and the undo
-    journal of every row it changes (tourney/journal.py)."""
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
-        with journal(t) as j:
-            if call is not None and j.call is None:
-                j.call = call
-            yield t
-
-
-def next_rng(t: Tournament, *, write: bool = True) -> tuple[random.Random, int]:
-    """A fresh, recorded seed per draw (RULES 1.1): replayable from (rng_seed, counter).
-    ``write=False`` outside a journal: the caller writes ``t.draw_counter`` (e.g. with its
-    event, ``record_event(also=…)``)."""
-    j = journal_current()
-    mine = j is not None and j.tournament_id == t.pk
-    # The counter never goes back, even for a copy of the row read before a nested service.
-    t.draw_counter = max(t.draw_counter, (j.draw_counter or 0) if mine else 0) + 1
-    digest = hashlib.sha256(f"{t.rng_seed}:{t.draw_counter}".encode()).digest()
-    seed = int.from_bytes(digest[:8], "big") >> 1
-    if mine:
-        j.draw_counter, j.draw_counter_dirty = t.draw_counter, True  # written at the end
-    elif write:
-        Tournament.objects.filter(pk=t.pk).update(draw_counter=t.draw_counter)
-    return random.Random(seed), seed
 
 
 # ---------------------------------------------------------------- structure and clock
@@ -547,10 +390,8 @@ def _schedule_next_boundary(t, items, anchor, now, within: timedelta | None = No
     tid = t.pk
 
     def send() -> None:
-        from tourney.tasks import schedule_clock_tick
-
         for index, at in upcoming:
-            schedule_clock_tick(tid, index, at)
+            schedule.clock_tick(tid, index, at)
 
     transaction.on_commit(send)
 

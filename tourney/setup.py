@@ -32,6 +32,8 @@ from django.db import transaction
 
 from tables.models import Move
 from tourney import money, services
+from tourney.core.events import record_event
+from tourney.core.locking import lock_tournament
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
@@ -78,7 +80,7 @@ def move_mark_announced(*, tournament_id: int, move_ids: Sequence[int], actor=No
     if not ids:
         raise DomainError("bad_input", MSG_NO_MOVES, fields={"moves": MSG_NO_MOVES})
     with transaction.atomic():
-        t = services.lock_tournament(tournament_id)
+        t = lock_tournament(tournament_id)
         rows = Move.objects.filter(tournament=t, pk__in=ids)
         found = set(rows.values_list("pk", flat=True))
         missing = [i for i in ids if i not in found]
@@ -87,7 +89,7 @@ def move_mark_announced(*, tournament_id: int, move_ids: Sequence[int], actor=No
                 "move_not_found", MSG_MOVE_NOT_FOUND, status=404, fields={"moves": missing}
             )
         changed = rows.filter(announced=False).update(announced=True)
-        services.record_event(t, "moves_announced", {"moves": ids, "changed": changed}, actor)
+        record_event(t, "moves_announced", {"moves": ids, "changed": changed}, actor)
     return changed
 
 
@@ -557,5 +559,5 @@ def tournament_copy(
         )
         if bp:
             money.payouts_set(tournament_id=t.pk, percentages=bp, actor=actor)
-        services.record_event(t, "tournament_copied", {"source": src.pk}, actor)
+        record_event(t, "tournament_copied", {"source": src.pk}, actor)
     return t

@@ -5,7 +5,7 @@ periodic sweep that catches whatever a lost ETA task missed)."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -16,15 +16,6 @@ from tourney.models import Tournament
 from tourney.services import clock_announce
 
 log = logging.getLogger(__name__)
-
-
-def schedule_clock_tick(tournament_id: int, expected_index: int, eta: datetime) -> None:
-    """Ask the worker to announce the item starting at ``eta``. A broker that is down must
-    not fail the director's action: the sweep will catch the transition."""
-    try:
-        clock_tick.apply_async(args=[tournament_id, expected_index], eta=eta)
-    except Exception:  # noqa: BLE001 — any broker error; the sweep is the safety net
-        log.warning("could not schedule clock tick for tournament %s", tournament_id)
 
 
 @shared_task(

@@ -31,10 +31,12 @@ from typing import Any
 
 from tables.models import Seat, Table
 from tourney import money
+from tourney.core.events import record_event
+from tourney.core.journal import current as journal_current
+from tourney.core.locking import tournament_action
 from tourney.engine.errors import DomainError
-from tourney.journal import current as journal_current
 from tourney.models import Entry, Tournament
-from tourney.services import clock_index, record_event, structure_items, tournament_action
+from tourney.services import clock_index, structure_items
 
 MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
 MSG_UNKNOWN_SETTING = "{field} is not a setting that can be edited."

@@ -1,6 +1,6 @@
 """Undo and redo of the last actions, in reverse order (issue 10).
 
-Every write service journals the rows it changes (tourney/journal.py) into its Event. Undo
+Every write service journals the rows it changes (tourney/core/journal.py) into its Event. Undo
 puts those rows back exactly — seats, entries, tables, the tournament's own fields, the
 moves it made — and recomputes prizes, which derive from places. Redo runs the undone
 action again with the same arguments; the journal restored the draw counter, so every
@@ -13,10 +13,11 @@ from typing import Any
 from django.db import transaction
 
 from tables.models import Move
+from tourney.core.events import record_event
+from tourney.core.journal import redoing, restore
+from tourney.core.locking import lock_tournament
 from tourney.engine.errors import DomainError
-from tourney.journal import redoing, restore
 from tourney.models import Event, Tournament
-from tourney.services import lock_tournament, record_event
 
 # Transitions the clock derives by itself: announcing them again is the clock's job.
 AUTOMATIC = {"level_started", "break_started"}
@@ -201,7 +202,7 @@ def next_steps(t: Tournament) -> dict[str, Any]:
 def _current_rows(t: Tournament, before: dict[str, Any]) -> dict[str, dict]:
     """The rows of ``before`` (an undo payload) as they are now; a missing row is None."""
     from tables.models import Seat, Table
-    from tourney.journal import ENTRY_FIELDS, TABLE_FIELDS, _jsonable
+    from tourney.core.journal import ENTRY_FIELDS, TABLE_FIELDS, _jsonable
     from tourney.models import Entry
 
     entries = {str(k): None for k in before.get("entries", {})}

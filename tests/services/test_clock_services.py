@@ -327,10 +327,11 @@ def test_the_sweep_queues_the_ticks_of_the_boundaries_before_the_next_sweep(
     t, director, monkeypatch, django_capture_on_commit_callbacks, settings
 ):
     from tourney import tasks
+    from tourney.core import schedule
 
     settings.CLOCK_SWEEP_SECONDS = 5.0
     queued = []
-    monkeypatch.setattr(tasks, "schedule_clock_tick", lambda *a: queued.append(a))
+    monkeypatch.setattr(schedule, "clock_tick", lambda *a: queued.append(a))
     services.clock_action(tournament_id=t.pk, action="start", actor=director, now=T0)
     queued.clear()  # the start's own ticks; a killed worker lost them
     boundary = T0 + timedelta(minutes=20)

@@ -1,4 +1,4 @@
-"""``tourney.rows.kept_cursor``: one cursor per connection for the hot statements, never at
+"""``tourney.core.rows.kept_cursor``: one cursor per connection for the hot statements, never at
 the cost of a statement that query counting would miss, nor of a closed connection."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tourney.rows import kept_cursor
+from tourney.core.rows import kept_cursor
 
 pytestmark = pytest.mark.django_db
 

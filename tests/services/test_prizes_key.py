@@ -8,6 +8,7 @@ import pytest
 from django.db import connection, transaction
 
 from tourney import money, services
+from tourney.core import locking
 from tourney.models import Entry, Event, Tournament
 from tourney.undo import action_undo
 
@@ -20,7 +21,7 @@ def _key(t: Tournament) -> str:
 
 def _locked(t: Tournament) -> Tournament:
     with transaction.atomic():
-        return services.lock_tournament(t.pk)
+        return locking.lock_tournament(t.pk)
 
 
 def test_a_new_tournament_gets_a_key_and_each_write_of_the_prizes_a_new_one(tournament):
@@ -63,7 +64,7 @@ def test_unchanged_prizes_are_not_read_again_and_each_lock_gets_its_own_lists(to
     a = _locked(tournament)
     with connection.cursor() as c:  # what the lock's query sends when nothing changed
         c.execute(
-            f"SELECT {services.PRIZES_SQL} FROM tourney_tournament WHERE id = %s",
+            f"SELECT {locking.PRIZES_SQL} FROM tourney_tournament WHERE id = %s",
             [a.prizes_key, a.prizes_key, a.pk],
         )
         assert c.fetchone() == (a.prizes_key, None, None)

@@ -13,6 +13,7 @@ from tables.engine.blinds import bb_next, blinds, worst_position
 from tables.models import Move, Seat, Table
 from tables.services import _load
 from tourney import services
+from tourney.core import locking
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event
 from tourney.undo import action_undo
@@ -458,7 +459,7 @@ def test_an_elimination_that_moves_nobody_reads_no_table_and_draws_as_rebalance_
     t = make(director, tables=3, seats=9)
     entries = register(t, 27, director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
-    before = services.lock_tournament(t.pk).draw_counter
+    before = locking.lock_tournament(t.pk).draw_counter
     with CaptureQueriesContext(connection) as q:
         out = services.elimination_record(
             tournament_id=t.pk, busts=[(entries[0].pk, 100)], actor=director
@@ -468,7 +469,7 @@ def test_an_elimination_that_moves_nobody_reads_no_table_and_draws_as_rebalance_
         x["sql"] for x in q.captured_queries if "button_seat" in x["sql"] and "SELECT" in x["sql"]
     ]
     assert table_reads == []  # neither every open table nor any one of them
-    after = services.lock_tournament(t.pk).draw_counter
+    after = locking.lock_tournament(t.pk).draw_counter
     assert after == before + 1
     event = Event.objects.filter(tournament=t, kind="elimination").latest("pk")
     assert event.payload["seed"] is not None
@@ -491,7 +492,7 @@ def test_a_quiet_elimination_writes_its_event_undo_data_seats_and_busts_in_one_s
     entries = register(t, 27, director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     before = snapshot(t)
-    version = services.lock_tournament(t.pk).version
+    version = locking.lock_tournament(t.pk).version
     with CaptureQueriesContext(connection) as q:
         out = services.elimination_record(
             tournament_id=t.pk, busts=[(entries[0].pk, 100)], actor=director
@@ -509,7 +510,7 @@ def test_a_quiet_elimination_writes_its_event_undo_data_seats_and_busts_in_one_s
     assert event.payload["undo"]["seats"] and event.payload["call"]["service"] == (
         "elimination_record"
     )
-    assert services.lock_tournament(t.pk).version == version + 1
+    assert locking.lock_tournament(t.pk).version == version + 1
     assert not Seat.objects.filter(entry=entries[0]).exists()
     action_undo(tournament_id=t.pk, actor=director)
     assert snapshot(t) == before

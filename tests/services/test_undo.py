@@ -15,6 +15,7 @@ from tables import services as ts
 from tables.models import Move, Seat, Table
 from tests.conftest import TWO_LEVELS
 from tourney import accounts, money, services, setup
+from tourney.core import events
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Level, Player, Tournament
 from tourney.undo import MSG_CANNOT_UNDO, action_redo, action_undo, event_changes, undo_target
@@ -346,7 +347,7 @@ def test_a_copied_tournament_has_nothing_to_undo(director):
 def test_an_action_without_undo_record_is_refused_with_an_honest_message(director):
     t = services.tournament_create(actor=director, name="U", tables=1, seed=1)
     services.entry_register(tournament_id=t.pk, name="Ann", actor=director)
-    services.record_event(t, "hand_for_hand_round", {"round": 1}, director)
+    events.record_event(t, "hand_for_hand_round", {"round": 1}, director)
     with pytest.raises(DomainError) as err:
         action_undo(tournament_id=t.pk, actor=director)
     assert err.value.code == "cannot_undo"

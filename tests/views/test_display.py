@@ -17,6 +17,7 @@ from django.urls import reverse
 from tables.models import Move, Seat
 from tourney import selectors_public as public
 from tourney import services
+from tourney.core import events
 from tourney.models import Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +113,7 @@ def test_seating_board_escapes_names(client, seated_tournament):
     e = Entry.objects.filter(tournament=t, status="seated").select_related("player").first()
     Player.objects.filter(pk=e.player_id).update(name='<img src=x onerror="alert(1)"> & Co')
     Tournament.objects.filter(pk=t.pk).update(public_names="full")
-    services.record_event(t, "test_touch", {})  # a new version: the state is built anew
+    events.record_event(t, "test_touch", {})  # a new version: the state is built anew
     html = client.get(reverse("tourney-display", args=[t.display_token])).content.decode()
     assert '<img src=x onerror="alert(1)">' not in html
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; Co" in html

@@ -16,7 +16,7 @@ import contextvars
 from contextlib import contextmanager
 from typing import Any
 
-from tourney.rows import kept_cursor
+from tourney.core.rows import kept_cursor
 
 TOURNAMENT_FIELDS = (
     "status",
@@ -105,8 +105,8 @@ class Journal:
 
     # -- before images
     def note_entries(self, ids) -> None:
+        from tourney.core.rows import load, marks
         from tourney.models import Entry
-        from tourney.rows import load, marks
 
         todo = [i for i in ids if i not in self.entries]
         if todo:
@@ -140,7 +140,7 @@ class Journal:
         for i in todo:
             self.seats[i] = None
 
-        from tourney.rows import marks
+        from tourney.core.rows import marks
 
         with kept_cursor() as cursor:  # plain SQL: every move and elimination
             cursor.execute(
@@ -191,7 +191,7 @@ class Journal:
 
     def pending_counters(self):
         """The counters not yet written, and forget them (the caller writes them)."""
-        from tourney.event_rows import Counters
+        from tourney.core.event_rows import Counters
 
         c = Counters(
             self.tournament_id,
@@ -206,7 +206,7 @@ class Journal:
 
     def flush_counters(self) -> None:
         """Write the pending version steps and draw counter in one UPDATE."""
-        from tourney.event_rows import counters_write
+        from tourney.core.event_rows import counters_write
 
         counters_write(self.pending_counters())
 
@@ -264,7 +264,7 @@ def journal(t):
     token = _current.set(j)
     try:
         yield j
-        from tourney.event_rows import counters_write, event_insert, event_payload_write
+        from tourney.core.event_rows import counters_write, event_insert, event_payload_write
 
         counters = j.pending_counters()  # written with the action's own event: one statement
         if j.sealed:  # the action wrote its own event, undo data and counters already

@@ -15,8 +15,8 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
+from tourney.core.rows import kept_cursor
 from tourney.models import Event, Tournament
-from tourney.rows import kept_cursor
 
 EVENT = Event._meta.db_table
 TOURNAMENT = Tournament._meta.db_table

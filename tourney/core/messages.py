@@ -1,0 +1,4 @@
+"""Messages more than one layer shows."""
+
+MSG_NOT_FOUND = "No such tournament."
+MSG_TOURNAMENT_FINISHED = "The tournament is finished."
