@@ -53,6 +53,7 @@ def main() -> None:
     from tourney import services
     from tourney.engine import clock as clock_engine
     from tourney.models import Event
+    from tourney.selectors import clock as clock_reads
 
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="bench")
@@ -106,8 +107,8 @@ def main() -> None:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(20)
 
-    items = services.structure_items(t)
-    anchor = services.anchor_of(t)
+    items = clock_reads.structure_items(t)
+    anchor = clock_reads.anchor_of(t)
     now = timezone.now()
     reps = 2000
     t0 = time.perf_counter()
@@ -118,7 +119,7 @@ def main() -> None:
     for _ in range(200):
         t0 = time.perf_counter()
         t.refresh_from_db()
-        services.clock_read(t)
+        clock_reads.clock_read(t)
         samples.append((time.perf_counter() - t0) * 1000)
     db = os.environ["DATABASE_URL"].split(":", 1)[0]
     broker = os.environ.get("CELERY_BROKER_URL", "filesystem")

@@ -57,7 +57,7 @@ from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Player, Tournament
 from tourney.selectors import average_stack
-from tourney.services import anchor_of, structure_items
+from tourney.selectors.clock import anchor_of, structure_items
 
 RACE_KIND = "chip_race"
 UNDO_KIND = "chip_race_undone"

@@ -37,8 +37,8 @@ from tourney.core.locking import lock_tournament, tournament_action
 from tourney.core.rows import marks
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
+from tourney.selectors.clock import clock_read
 from tourney.services import (
-    clock_read,
     entry_register,
     place_lag_step,
 )

@@ -36,10 +36,9 @@ from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.icm import icm_equities
 from tourney.models import Entry, Player, Tournament
-from tourney.services import (
-    clock_index,
-    entry_add,
-)
+from tourney.selectors.clock import clock_index
+from tourney.selectors.money import money_in, pool_for_paid, pool_of
+from tourney.services import entry_add
 
 ENTRY = Entry._meta.db_table
 MSG_NOT_IN_PLAY = "Only a player still in play can rebuy or take the add-on."
@@ -86,33 +85,6 @@ DEAL_METHODS = ("icm", "chip_chop", "custom")
 
 
 # ---------------------------------------------------------------- reads (RULES 8.1, 8.2)
-
-
-def _money_in(t: Tournament, **more) -> dict[str, int]:
-    """Entries, players, money and fees paid in, rebuys and add-ons; ``more``: further
-    aggregates over the same rows (one read)."""
-    agg = Entry.objects.filter(tournament=t).aggregate(
-        entries=Count("id"),
-        players=Count("player", distinct=True),
-        paid=Sum("paid"),
-        fees=Sum("fee_paid"),
-        rebuys=Sum("rebuys"),
-        addons=Sum("addons"),
-        **more,
-    )
-    return {k: v or 0 for k, v in agg.items()}
-
-
-def _pool(t: Tournament, paid: int) -> int:
-    # Entry.paid already holds each entry's buy-in, rebuys and add-on, fees apart (RULES 8.1).
-    return payouts_engine.prize_pool(
-        entries=1, buy_in=paid, added=t.added_money, guarantee=t.guarantee
-    )
-
-
-def pool_of(t: Tournament, *, paid: int | None = None) -> int:
-    """The prize pool (RULES 8.1); ``paid``: the money paid in, if the caller summed it."""
-    return _pool(t, _money_in(t)["paid"] if paid is None else paid)
 
 
 def fit_table(table: Sequence[int], entries: int) -> tuple[int, ...]:
@@ -177,7 +149,7 @@ def place_is_paid(t: Tournament, place: int, *, top: int | None = None) -> bool:
 def prizes_of(t: Tournament) -> tuple[int, ...]:
     """Prize per place, first place first (RULES 8.2); the frozen amounts once frozen."""
     agg = Entry.objects.filter(tournament=t).aggregate(entries=Count("id"), paid=Sum("paid"))
-    return _prizes(t, entries=agg["entries"], pool=_pool(t, agg["paid"] or 0))
+    return _prizes(t, entries=agg["entries"], pool=pool_for_paid(t, agg["paid"] or 0))
 
 
 def _remaining(t: Tournament) -> list[Entry]:
@@ -192,7 +164,7 @@ def _remaining(t: Tournament) -> list[Entry]:
 
 def money_summary(t: Tournament) -> dict[str, Any]:
     """Everything the screens show about money: pool, overlay, fees, prizes, the bubble."""
-    money = _money_in(
+    money = money_in(
         t,
         left=Count(  # still in: no place yet and not out (the winner has place 1)
             "id", filter=Q(place__isnull=True) & ~Q(status=Entry.Status.BUSTED)
@@ -200,7 +172,7 @@ def money_summary(t: Tournament) -> dict[str, Any]:
         dealt=Count("id", filter=Q(deal_amount__isnull=False)),
     )
     raw = money["paid"] + t.added_money
-    pool = _pool(t, money["paid"])
+    pool = pool_for_paid(t, money["paid"])
     prizes = _prizes(t, entries=money["entries"], pool=pool)
     paid_places = len(prizes)
     left = money["left"]
@@ -230,27 +202,6 @@ def money_summary(t: Tournament) -> dict[str, Any]:
         "unpaid": sum(prizes[:left]),
         "deal": dealt,
     }
-
-
-def results_rows(t: Tournament) -> list[dict[str, Any]]:
-    """Finished entries, best first (as GET .../results), with entry numbers and deals."""
-    rows = (
-        Entry.objects.filter(tournament=t, place__isnull=False)
-        .select_related("player")
-        .order_by("place", "bust_table", "bust_seat", "number")
-    )
-    return [
-        {
-            # RULES 7.1 during late registration: the stored place plus the lag
-            **dict(zip(("place", "place_to"), e.places_now(t.place_lag), strict=True)),
-            "entry": e.pk,
-            "number": e.number,
-            "name": e.player.name,
-            "prize": e.prize,
-            "deal": e.deal_amount is not None,
-        }
-        for e in rows
-    ]
 
 
 # ---------------------------------------------------------------- prizes (RULES 7.2, 8.3)
@@ -623,14 +574,14 @@ def payouts_freeze_locked(t: Tournament, *, actor=None) -> tuple[int, ...]:
     (``clock_announce``, ``clock_action``)."""
     if t.frozen_prizes is not None:
         return tuple(t.frozen_prizes)
-    money = _money_in(t)
+    money = money_in(t)
     chosen = t.payout_percentages
     # The director's table (perhaps last week's) cut to this field, else places nobody
     # can finish in would keep their prizes and the pool would not be paid out (RULES 8.2).
     table = table_of(t, money["entries"])
     if not table:
         return ()  # nobody entered: nothing to freeze
-    pool = _pool(t, money["paid"])
+    pool = pool_for_paid(t, money["paid"])
     amounts = payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
     _note_prize_fields()
     t.payout_percentages = list(table)
@@ -684,7 +635,7 @@ def payouts_set(
     }
     with _action(tournament_id, "payouts_set", kwargs, running=False) as t:
         refuse_after_deal(t)
-        money = _money_in(t)
+        money = money_in(t)
         frozen = t.frozen_prizes is not None
         table = t.payout_percentages if percentages is None else new_table
         if frozen and table is None:
@@ -701,7 +652,7 @@ def payouts_set(
                 status=409,
                 fields={"places": len(table), "entries": money["entries"]},
             )
-        pool = _pool(t, money["paid"])
+        pool = pool_for_paid(t, money["paid"])
         before = {
             "percentages": list(table_of(t, money["entries"])),
             "rounding_unit": t.rounding_unit,

@@ -4,14 +4,12 @@ Each records an Event (the audit log). Rules come from the pure engines."""
 
 from __future__ import annotations
 
-import json
 import random
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from django.db import connection, transaction
@@ -35,6 +33,7 @@ from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
+from tourney.selectors.clock import anchor_of, clock_index, structure_items
 
 DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
     (25, "green"),
@@ -71,46 +70,6 @@ MSG_LEVELS_CHANGE_STARTED = "The structure cannot be replaced once the clock has
 
 
 # ---------------------------------------------------------------- structure and clock
-
-
-def structure_items(t: Tournament) -> tuple[clock_engine.Item, ...]:
-    """The structure's items, in order. Read by every clock read (a late entry asks whether
-    registration is still open), so in plain SQL, and the items are built once per distinct
-    structure."""
-    color_up = "color_up::text" if connection.vendor == "postgresql" else "color_up"
-    with kept_cursor() as cursor:
-        cursor.execute(
-            f"SELECT kind, seconds, small_blind, big_blind, ante, big_blind_ante, {color_up} "
-            f'FROM {Level._meta.db_table} WHERE tournament_id = %s ORDER BY "index"',
-            [t.pk],
-        )
-        return _items(tuple(cursor.fetchall()))
-
-
-@lru_cache(maxsize=64)
-def _items(rows: tuple[tuple, ...]) -> tuple[clock_engine.Item, ...]:
-    return tuple(
-        clock_engine.Item(
-            kind=kind,
-            seconds=seconds,
-            small_blind=sb,
-            big_blind=bb,
-            ante=ante,
-            big_blind_ante=bba,
-            color_up=tuple(json.loads(cu) if isinstance(cu, str) else (cu or ())),
-        )
-        for kind, seconds, sb, bb, ante, bba, cu in rows
-    )
-
-
-def anchor_of(t: Tournament) -> clock_engine.Anchor:
-    return clock_engine.Anchor(
-        index=t.clock_index,
-        left_ms=t.clock_left_ms,
-        at=t.clock_at,
-        running=t.clock_running,
-        started=t.clock_started,
-    )
 
 
 def _store_anchor(t: Tournament, a: clock_engine.Anchor) -> None:
@@ -219,31 +178,6 @@ def tournament_create(
             actor,
         )
     return t
-
-
-def clock_read(
-    t: Tournament,
-    now: datetime | None = None,
-    *,
-    items: tuple[clock_engine.Item, ...] | None = None,
-) -> clock_engine.ClockState:
-    """The clock as every screen shows it: derived from the anchor (RULES 4.3), and finished
-    where it stopped once the tournament is over (``tournament_end``). ``items``: the
-    structure, if the caller read it."""
-    if items is None:
-        items = structure_items(t)
-    state = clock_engine.state(items, anchor_of(t), now or timezone.now())
-    if t.status == Tournament.Status.FINISHED:
-        return clock_engine.over(state)
-    return state
-
-
-def clock_index(t: Tournament, now: datetime | None = None) -> int:
-    """The item the clock is in (RULES 4.3): from the anchor alone while its item still has
-    time left (most late entries), else by the walk through the structure."""
-    now = now or timezone.now()
-    index = clock_engine.index_within_anchor(anchor_of(t), now)
-    return index if index is not None else clock_read(t, now).index
 
 
 # The most ticks one sweep queues for one clock (1-second levels and a long sweep interval).

@@ -39,6 +39,7 @@ from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Event, Tournament
+from tourney.selectors import clock as clock_reads
 
 MSG_NO_MOVES = "Tick at least one move."
 MSG_MOVE_NOT_FOUND = "No such move in this tournament."
@@ -479,7 +480,7 @@ def copy_name(name: str) -> str:
 
 def copy_initial(src: Tournament) -> dict[str, Any]:
     """The setup form filled in from a past tournament (to edit before creating)."""
-    items = services.structure_items(src)
+    items = clock_reads.structure_items(src)
     chips = ChipDenomination.objects.filter(tournament=src).order_by("value")
     bp = _custom_payouts(src)
 
@@ -535,7 +536,7 @@ def tournament_copy(
         raise DomainError(
             "bad_input", MSG_COPY_NAME_TOO_LONG, fields={"name": MSG_COPY_NAME_TOO_LONG}
         )
-    items = services.structure_items(src)
+    items = clock_reads.structure_items(src)
     chips = [
         (c.value, c.color)
         for c in ChipDenomination.objects.filter(tournament=src).order_by("value")

@@ -36,7 +36,7 @@ from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Tournament
-from tourney.services import clock_index, structure_items
+from tourney.selectors.clock import clock_index, structure_items
 
 MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
 MSG_UNKNOWN_SETTING = "{field} is not a setting that can be edited."

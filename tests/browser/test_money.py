@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from tables.models import Seat
 from tourney import money, services
 from tourney.models import Entry, Event
+from tourney.selectors import money as money_reads
 from tourney.views.dashboard.reads import cash
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,7 +80,7 @@ def test_director_records_a_chip_chop_deal_from_the_money_panel(
         )
     )
     assert recorded == {p["entry"]: p["chip_chop"] for p in quote["players"]}
-    assert sum(recorded.values()) == quote["unpaid"] == money.pool_of(t)
+    assert sum(recorded.values()) == quote["unpaid"] == money_reads.pool_of(t)
 
     page.goto(f"{live_url}/td/{t.pk}/results/print/")
     expect(page.locator("h2")).to_have_text("Agreed deal")

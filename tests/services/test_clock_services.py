@@ -10,6 +10,7 @@ import time_machine
 from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Event
+from tourney.selectors import clock as clock_reads
 
 T0 = datetime(2026, 11, 29, 19, 0, tzinfo=UTC)
 LEVELS = [
@@ -149,7 +150,7 @@ def test_a_twelve_hour_day_with_pauses_has_zero_drift(director):
         paused_total += pause
         services.clock_action(tournament_id=t.pk, action="resume", actor=director, now=now)
     t.refresh_from_db()
-    s = services.clock_read(t, now)
+    s = clock_reads.clock_read(t, now)
     run_ms = round((now - T0 - paused_total).total_seconds() * 1000)
     assert s.index == run_ms // 900_000
     assert s.remaining_ms == 900_000 - run_ms % 900_000
@@ -439,11 +440,11 @@ def test_clock_numbers_must_be_json_integers(t, director, director_api, body):
     services.clock_action(tournament_id=t.pk, action="start", actor=director, now=T0)
     before = Event.objects.filter(tournament=t).count()
     t.refresh_from_db()
-    anchor = services.anchor_of(t)
+    anchor = clock_reads.anchor_of(t)
     r = director_api.post(f"/api/v1/tournaments/{t.pk}/clock", body)
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_input"
     t.refresh_from_db()
-    assert services.anchor_of(t) == anchor
+    assert clock_reads.anchor_of(t) == anchor
     assert Event.objects.filter(tournament=t).count() == before
 
 
@@ -472,4 +473,4 @@ def test_blinds_beyond_what_a_column_holds_are_bad_input_not_a_server_error(t, d
     assert not Tournament.objects.filter(name="Huge").exists()
     r = director_api.put(f"/api/v1/tournaments/{t.pk}/levels", {"levels": LEVELS + huge})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_structure"
-    assert len(services.structure_items(t)) == len(LEVELS)
+    assert len(clock_reads.structure_items(t)) == len(LEVELS)

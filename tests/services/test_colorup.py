@@ -12,6 +12,7 @@ from tourney import colorup, selectors, services
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Event, Tournament
+from tourney.selectors import clock as clock_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -410,7 +411,7 @@ def test_finish_marks_the_chips_out_of_play_and_keeps_rules_4_5(at_break, direct
             "value", flat=True
         )
     )
-    later = services.structure_items(at_break)[2:]
+    later = clock_reads.structure_items(at_break)[2:]
     assert structure_engine.check_structure(later, in_play) == []
     assert all(v % min(in_play) == 0 for it in later for v in (it.small_blind, it.big_blind))
     # Nothing is left to race, and the 25s are refused from now on.

@@ -15,6 +15,7 @@ from tables.models import Seat, Table
 from tourney import desk, services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry
+from tourney.selectors import money as money_reads
 
 from ..threads import at_once
 
@@ -138,7 +139,7 @@ def test_concurrent_addons_and_deals_apply_once(director):
     e.refresh_from_db()
     assert (e.addons, e.paid, e.chips_bought) == (1, 8000, 35000)
     assert Event.objects.filter(tournament=t, kind="entry_addon").count() == 1
-    assert money.pool_of(t) == 4 * 5000 + 3000
+    assert money_reads.pool_of(t) == 4 * 5000 + 3000
 
     while len(seated := list(Entry.objects.filter(tournament=t, status="seated"))) > 2:
         last = max(seated, key=lambda s: s.number)

@@ -11,6 +11,7 @@ from tourney import money, selectors, services
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Tournament
+from tourney.selectors import money as money_reads
 from tourney.undo import action_redo, action_undo
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +85,7 @@ def test_pool_counts_reentries_rebuys_addons_and_added_money_with_fees_apart(dir
 
     t.refresh_from_db()
     # 5 buy-ins (4 + the re-entry), 1 rebuy, 2 add-ons, added money; fees not in the pool.
-    assert money.pool_of(t) == 5 * 5000 + 4000 + 2 * 3000 + 10000
+    assert money_reads.pool_of(t) == 5 * 5000 + 4000 + 2 * 3000 + 10000
     summary = money.money_summary(t)
     assert summary["entries"] == 5
     assert summary["players"] == 4
@@ -115,7 +116,7 @@ def test_rebuy_and_addon_fees_are_taken_apart_from_the_pool_and_undone_exactly(d
     t = _create(director, players=2, **MONEY_OPTIONS, rebuy_fee=400, addon_fee=300)
     a, _ = _seated(t)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
-    pool = money.pool_of(t)
+    pool = money_reads.pool_of(t)
 
     money.entry_rebuy(tournament_id=t.pk, entry_id=a.pk, actor=director)
     services.clock_action(tournament_id=t.pk, action="jump", index=1, actor=director)
@@ -124,7 +125,7 @@ def test_rebuy_and_addon_fees_are_taken_apart_from_the_pool_and_undone_exactly(d
     a.refresh_from_db()
     assert (a.paid, a.fee_paid) == (5000 + 4000 + 3000, 500 + 400 + 300)
     t.refresh_from_db()
-    assert money.pool_of(t) == pool + 4000 + 3000
+    assert money_reads.pool_of(t) == pool + 4000 + 3000
     assert money.money_summary(t)["fees"] == 2 * 500 + 400 + 300
     rebuy = Event.objects.get(tournament=t, kind="entry_rebuy").payload
     addon = Event.objects.get(tournament=t, kind="entry_addon").payload
@@ -151,7 +152,7 @@ def test_guarantee_raises_the_pool_and_the_overlay_is_shown(director):
 def test_pool_without_entries_is_the_added_money_or_the_guarantee(director):
     t = _create(director, added_money=5000, guarantee=3000)
 
-    assert money.pool_of(t) == 5000
+    assert money_reads.pool_of(t) == 5000
     assert money.prizes_of(t) == ()
     assert money.money_summary(t)["bubble_place"] is None
 
@@ -167,7 +168,7 @@ def test_payout_table_follows_the_field_and_sums_to_the_pool_after_rounding(dire
         services.entry_register(tournament_id=t.pk, name=f"P{n}", actor=director)
         t.refresh_from_db()
         prizes = money.prizes_of(t)
-        pool = money.pool_of(t)
+        pool = money_reads.pool_of(t)
         assert pool == n * 3333 + 17
         assert sum(prizes) == pool, n
         assert len(prizes) == payouts_engine.paid_places(n)
@@ -225,7 +226,7 @@ def test_a_late_entry_after_the_freeze_is_shared_by_the_frozen_table(seated_tour
 def _finish(t, entry):
     """(place, prize) of a finished entry as the results show it."""
     t.refresh_from_db()
-    row = next(r for r in money.results_rows(t) if r["entry"] == entry.pk)
+    row = next(r for r in money_reads.results_rows(t) if r["entry"] == entry.pk)
     entry.refresh_from_db()
     assert entry.places_now(t.place_lag)[0] == row["place"]
     return row["place"], row["prize"]
@@ -260,7 +261,7 @@ def test_rebuy_after_the_freeze_refreezes_the_amounts_and_logs_them(director):
 
     t.refresh_from_db()
     pool = 20 * 5000 + 10000 + 4000
-    assert money.pool_of(t) == pool
+    assert money_reads.pool_of(t) == pool
     assert sum(t.frozen_prizes) == pool
     assert t.frozen_prizes == list(
         payouts_engine.payouts(pool=pool, percentages=t.payout_percentages, rounding_unit=100)
@@ -416,10 +417,10 @@ def test_results_pay_the_whole_pool_when_the_winner_is_crowned(seated_tournament
 
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
-    rows = money.results_rows(t)
+    rows = money_reads.results_rows(t)
     assert [r["place"] for r in rows] == list(range(1, 21))
     assert [r["prize"] for r in rows[:5]] == [42100, 25700, 18100, 14100, 0]
-    assert sum(r["prize"] for r in rows) == money.pool_of(t)
+    assert sum(r["prize"] for r in rows) == money_reads.pool_of(t)
 
 
 # ---------------------------------------------------------------- rebuys, add-ons, re-entries
@@ -703,11 +704,11 @@ def test_a_recorded_deal_replaces_the_place_prizes_in_the_results(seated_tournam
     services.elimination_record(tournament_id=t.pk, busts=[(x.pk, 100)], actor=director)
     services.elimination_record(tournament_id=t.pk, busts=[(y.pk, 100)], actor=director)
 
-    rows = {r["entry"]: r for r in money.results_rows(t)}
+    rows = {r["entry"]: r for r in money_reads.results_rows(t)}
     assert (rows[x.pk]["place"], rows[x.pk]["prize"], rows[x.pk]["deal"]) == (3, 40000, True)
     assert (rows[y.pk]["place"], rows[y.pk]["prize"]) == (2, 30000)
     assert (rows[z.pk]["place"], rows[z.pk]["prize"]) == (1, 15900)
-    assert sum(r["prize"] for r in rows.values()) == money.pool_of(t) == 100000
+    assert sum(r["prize"] for r in rows.values()) == money_reads.pool_of(t) == 100000
 
 
 def test_a_deal_can_include_a_player_below_the_paid_places(seated_tournament, director):
@@ -751,16 +752,16 @@ def test_undo_a_rebuy_an_addon_and_a_reentry_gives_the_money_back(director):
     a, b = _seated(t)[:2]
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     services.elimination_record(tournament_id=t.pk, busts=[(b.pk, 100)], actor=director)
-    start = (_snapshot(t), money.pool_of(t))
+    start = (_snapshot(t), money_reads.pool_of(t))
 
     money.entry_rebuy(tournament_id=t.pk, entry_id=a.pk, actor=director)
     money.entry_reenter(tournament_id=t.pk, entry_id=b.pk, actor=director)
-    assert money.pool_of(t) == 5 * 5000 + 10000 + 4000
+    assert money_reads.pool_of(t) == 5 * 5000 + 10000 + 4000
 
     assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "entry_reentered"
     assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "entry_rebuy"
 
-    assert (_snapshot(t), money.pool_of(t)) == start
+    assert (_snapshot(t), money_reads.pool_of(t)) == start
     assert Entry.objects.filter(tournament=t).count() == 4
 
 
@@ -824,7 +825,7 @@ def test_busts_in_the_money_after_the_freeze_get_the_prizes_a_full_recount_gives
         assert dict(Entry.objects.filter(tournament=t).values_list("pk", "prize")) == before
         left = list(Entry.objects.filter(tournament=t, status="seated").order_by("number"))
     prizes = sorted(Entry.objects.filter(tournament=t).values_list("prize", flat=True))
-    assert sum(prizes) == money.pool_of(t) and prizes[-1] > 0
+    assert sum(prizes) == money_reads.pool_of(t) and prizes[-1] > 0
 
 
 # ---------------------------------------------------------------- the freeze at registration close
@@ -858,7 +859,7 @@ def test_the_clock_closing_registration_freezes_the_payouts_once(director):
 
     t.refresh_from_db()
     assert t.registration_open is False
-    assert tuple(t.frozen_prizes) == prizes and sum(prizes) == money.pool_of(t)
+    assert tuple(t.frozen_prizes) == prizes and sum(prizes) == money_reads.pool_of(t)
     assert t.payout_percentages == list(payouts_engine.default_percentages(20))
     event = Event.objects.get(tournament=t, kind="payouts_frozen")
     assert event.payload["prizes"] == list(prizes) and "cut_from" not in event.payload
@@ -878,7 +879,7 @@ def test_a_custom_table_longer_than_the_field_is_cut_to_it_when_registration_clo
     services.clock_action(tournament_id=t.pk, action="next", actor=director)  # closes it
 
     t.refresh_from_db()
-    pool = money.pool_of(t)
+    pool = money_reads.pool_of(t)
     assert pool == 5 * 5000
     assert t.payout_percentages == [4300, 2000, 1500, 1200, 1000]
     # rounded down to 1.00, the remainder (0.50 + 0.50) to first (RULES 8.2)
@@ -888,7 +889,7 @@ def test_a_custom_table_longer_than_the_field_is_cut_to_it_when_registration_clo
     _bust_down_to(t, 1, director)
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
-    assert sum(r["prize"] for r in money.results_rows(t)) == pool
+    assert sum(r["prize"] for r in money_reads.results_rows(t)) == pool
 
 
 def test_undoing_the_close_of_registration_reopens_it_and_unfreezes(seated_tournament, director):
@@ -933,7 +934,7 @@ def test_an_override_late_entry_after_the_freeze_logs_the_new_amounts(seated_tou
     )
 
     t.refresh_from_db()
-    assert t.frozen_prizes != frozen and sum(t.frozen_prizes) == money.pool_of(t) == 105000
+    assert t.frozen_prizes != frozen and sum(t.frozen_prizes) == money_reads.pool_of(t) == 105000
     event = Event.objects.get(tournament=t, kind="entry_registered", payload__entry=entry.pk)
     assert event.payload["frozen_prizes"] == t.frozen_prizes
 
@@ -1000,7 +1001,13 @@ def dealt(director):
 def test_after_a_deal_no_money_comes_in_and_the_payouts_stay(dealt, director, late_money):
     t = dealt
     entry = _seated(t)[0]
-    before = (_snapshot(t), money.pool_of(t), t.frozen_prizes, t.payout_percentages, t.version)
+    before = (
+        _snapshot(t),
+        money_reads.pool_of(t),
+        t.frozen_prizes,
+        t.payout_percentages,
+        t.version,
+    )
     entries = Entry.objects.filter(tournament=t).count()
 
     with pytest.raises(DomainError) as err:
@@ -1009,10 +1016,14 @@ def test_after_a_deal_no_money_comes_in_and_the_payouts_stay(dealt, director, la
     assert (err.value.code, err.value.status) == ("deal_exists", 409)
     assert err.value.message == money.MSG_AFTER_DEAL
     t.refresh_from_db()
-    assert (_snapshot(t), money.pool_of(t), t.frozen_prizes, t.payout_percentages, t.version) == (
-        before
-    )
+    assert (
+        _snapshot(t),
+        money_reads.pool_of(t),
+        t.frozen_prizes,
+        t.payout_percentages,
+        t.version,
+    ) == (before)
     assert Entry.objects.filter(tournament=t).count() == entries
     # The deal still adds up to what is left to pay: the players finish with their amounts.
     _bust_down_to(t, 1, director)
-    assert sum(r["prize"] for r in money.results_rows(t)) == money.pool_of(t)
+    assert sum(r["prize"] for r in money_reads.results_rows(t)) == money_reads.pool_of(t)

@@ -9,6 +9,7 @@ import pytest
 
 from tourney import money, selectors, services
 from tourney.models import Entry, Tournament
+from tourney.selectors import money as money_reads
 from tourney.undo import action_undo
 
 from .test_money import _create, _seated
@@ -57,7 +58,7 @@ def test_each_late_entry_moves_everyone_out_one_place_down_without_writing_their
     answer = _bust(t, director, (d, 100))
     assert answer["places"] == [{"entry": d.pk, "place": 5, "place_to": 5}]
     assert _results(t)[d.pk] == (5, 5)
-    assert [r["place"] for r in money.results_rows(t)] == [5, 6, 6, 8]
+    assert [r["place"] for r in money_reads.results_rows(t)] == [5, 6, 6, 8]
 
 
 def test_a_late_entry_with_nobody_out_leaves_the_lag_alone(director):
@@ -105,7 +106,7 @@ def test_places_go_into_the_rows_before_they_could_drop_below_one_and_end_at_one
     places = sorted(p for p, _ in _results(t).values())
     assert places == list(range(1, 8))  # 7 entries, places 1..7, the winner first
     assert _stored(t) == _results(t)
-    assert sum(r["prize"] for r in money.results_rows(t)) == money.pool_of(t)
+    assert sum(r["prize"] for r in money_reads.results_rows(t)) == money_reads.pool_of(t)
 
 
 def test_a_reentry_moves_the_places_and_its_undo_moves_them_back(director):

@@ -19,6 +19,7 @@ from tests.conftest import TWO_LEVELS
 from tourney import money, services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Tournament
+from tourney.selectors import money as money_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,7 @@ def _bust(t: Tournament, director, *busts: tuple[Entry | int, int]) -> dict:
 
 def _final(t: Tournament) -> dict[int, tuple[int, int]]:
     t.refresh_from_db()
-    return {r["entry"]: (r["place"], r["place_to"]) for r in money.results_rows(t)}
+    return {r["entry"]: (r["place"], r["place_to"]) for r in money_reads.results_rows(t)}
 
 
 def _announced(answer: dict) -> dict[int, tuple[int, int]]:

@@ -14,6 +14,7 @@ from tourney import selectors, services, tasks
 from tourney.engine import clock as clock_engine
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Tournament
+from tourney.selectors import clock as clock_reads
 from tourney.undo import action_undo
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +61,7 @@ def test_the_last_bust_stops_the_clock_where_it_stands(director):
     assert t.clock_left_ms == 15 * 60 * 1000
     # Read an hour later: finished where it stopped, no next level, nothing to count down.
     with time_machine.travel(T0 + timedelta(hours=1), tick=False):
-        clock = services.clock_read(t)
+        clock = clock_reads.clock_read(t)
         payload = selectors.clock_payload(t)
     assert clock.status == clock_engine.FINISHED
     assert (clock.index, clock.remaining_ms, clock.ends_at) == (0, 15 * 60 * 1000, None)
@@ -89,7 +90,7 @@ def test_after_the_end_the_worker_announces_no_level(director):
 
 def test_undo_of_the_last_bust_gives_back_the_running_clock_as_it_would_have_been(director):
     t, entries = _play_to_two(director)
-    before = services.anchor_of(t)
+    before = clock_reads.anchor_of(t)
     with time_machine.travel(T0 + timedelta(minutes=5), tick=False):
         services.elimination_record(
             tournament_id=t.pk, busts=[(entries[-2].pk, 100)], actor=director
@@ -98,10 +99,10 @@ def test_undo_of_the_last_bust_gives_back_the_running_clock_as_it_would_have_bee
         action_undo(tournament_id=t.pk, actor=director)
     t.refresh_from_db()
     assert t.status == Tournament.Status.RUNNING
-    assert services.anchor_of(t) == before
+    assert clock_reads.anchor_of(t) == before
     # The clock ran on through the undone end: 12 minutes gone at 12 minutes, not 5.
     with time_machine.travel(T0 + timedelta(minutes=12), tick=False):
-        clock = services.clock_read(t)
+        clock = clock_reads.clock_read(t)
     assert clock.status == clock_engine.RUNNING
     assert clock.remaining_ms == 8 * 60 * 1000
     # ... and the worker announces its levels again.
@@ -117,7 +118,7 @@ def test_a_tournament_ended_without_a_clock_keeps_its_clock_not_started(director
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
     assert (t.clock_started, t.clock_running) == (False, False)
-    assert services.clock_read(t).status == clock_engine.FINISHED
+    assert clock_reads.clock_read(t).status == clock_engine.FINISHED
 
 
 def test_stop_and_over_in_the_engine():

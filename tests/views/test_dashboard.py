@@ -20,6 +20,7 @@ from tourney.engine import payouts as payouts_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
+from tourney.selectors import clock as clock_reads
 from tourney.views.dashboard import panels, reads
 
 pytestmark = pytest.mark.django_db
@@ -677,7 +678,7 @@ def test_setup_creates_a_tournament_with_its_settings(td):
     assert t.payout_percentages == [5000, 3000, 2000]
     assert t.redraw_at_three is False and t.redraw_at_two is True
     assert Table.objects.filter(tournament=t).count() == 4
-    items = services.structure_items(t)
+    items = clock_reads.structure_items(t)
     assert items == structure_engine.preset("regular", starting_stack=10000)
     # RULES 4.4: late registration closes at the end of level 6 (item 6: a break after 5).
     assert t.late_reg_until == 6 and items[t.late_reg_until].big_blind == 400
@@ -779,7 +780,7 @@ def test_copy_takes_settings_structure_and_tables_not_the_play(td, seated_tourna
     assert r.status_code == 302 and r["Location"] == url("tourney-dashboard", t)
     assert (t.balance_tolerance, t.redraw_at_three, t.late_reg_until) == (2, False, 2)
     assert (t.buy_in, t.fee, t.starting_stack) == (5000, 500, 20000)
-    assert services.structure_items(t) == services.structure_items(seated_tournament)
+    assert clock_reads.structure_items(t) == clock_reads.structure_items(seated_tournament)
     assert list(ChipDenomination.objects.filter(tournament=t).values_list("value", flat=True)) == [
         25,
         100,

@@ -14,6 +14,7 @@ from tables import services as table_services
 from tables.models import Move, Seat
 from tourney import money, services
 from tourney.models import Entry, Event, Tournament
+from tourney.selectors import clock as clock_reads
 from tourney.undo import action_undo
 
 pytestmark = pytest.mark.django_db
@@ -223,7 +224,7 @@ def test_the_log_names_the_level_or_break_jumped_to_and_the_player_who_reentered
         buy_in=10000,
         options={"reentries_allowed": 1},
     )
-    items = services.structure_items(t)
+    items = clock_reads.structure_items(t)
     brk = next(i for i, it in enumerate(items) if it.kind == "break")
     level_5 = [i for i, it in enumerate(items) if it.kind == "level"][4]
     ann = services.entry_register(tournament_id=t.pk, name="Ann Lee", actor=director)

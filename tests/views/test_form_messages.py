@@ -15,6 +15,7 @@ from tourney import form_messages, services, setup
 from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.models import Entry, Tournament
+from tourney.selectors import clock as clock_reads
 from tourney.views.dashboard import panels
 
 from .test_dashboard import SETUP
@@ -70,7 +71,7 @@ def test_setup_names_the_level_and_the_line_of_a_bad_structure(td, levels, messa
 
 def test_the_structure_editor_names_the_level_and_the_line(td, director):
     t = services.tournament_create(actor=director, name="Edit", tables=0)
-    before = services.structure_items(t)
+    before = clock_reads.structure_items(t)
     text = "25/50 20\nbreak 10\n50/25 20"
     url = reverse("tourney-dashboard-structure", args=[t.pk])
     r = td.post(url, {"levels_text": text, "save": "1"}, **HX)
@@ -79,7 +80,7 @@ def test_the_structure_editor_names_the_level_and_the_line(td, director):
     assert escape(f"Level 2 (line 3): {form_messages.FIELD_FIX['big_blind']}.") in html
     assert "levels[" not in html and escape(structure_engine.MSG_BAD_STRUCTURE) not in html
     assert escape(text) in html
-    assert services.structure_items(t) == before
+    assert clock_reads.structure_items(t) == before
 
 
 def test_a_level_label_counts_levels_not_breaks():

@@ -11,6 +11,7 @@ from django.utils.html import escape
 from tourney import form_messages, services
 from tourney.engine import structure as structure_engine
 from tourney.models import Event
+from tourney.selectors import clock as clock_reads
 from tourney.setup import MSG_BAD_LINE, levels_text
 from tourney.views.dashboard.tools import MSG_BAD_HOURS, MSG_LEVELS_TOO_LONG
 
@@ -41,14 +42,14 @@ def _structure_events(t) -> int:
 def test_the_page_shows_the_structure_as_lines_in_the_editor(td, t):
     html = td.get(_url(t)).content.decode()
     assert 'id="structure-editor"' in html
-    first = levels_text(services.structure_items(t)).splitlines()[0]
+    first = levels_text(clock_reads.structure_items(t)).splitlines()[0]
     assert first in html and first == "25/50 20"
 
 
 def test_typed_lines_replace_the_structure_and_record_an_event(td, t):
     r = td.post(_url(t), {"levels_text": LINES, "save": "1"})
     assert r.status_code == 302 and r["Location"].endswith("?saved=1")
-    items = services.structure_items(t)
+    items = clock_reads.structure_items(t)
     assert levels_text(items) == LINES
     assert [i.kind for i in items] == ["level", "level", "break", "level"]
     assert _structure_events(t) == 1
@@ -86,43 +87,43 @@ def test_typed_lines_replace_the_structure_and_record_an_event(td, t):
     ],
 )
 def test_bad_lines_show_the_message_and_change_nothing(td, t, text, status, message):
-    before = services.structure_items(t)
+    before = clock_reads.structure_items(t)
     r = td.post(_url(t), {"levels_text": text, "save": "1"})
     assert r.status_code == status
     html = r.content.decode()
     assert 'role="alert"' in html and escape(message) in html
-    assert services.structure_items(t) == before and _structure_events(t) == 0
+    assert clock_reads.structure_items(t) == before and _structure_events(t) == 0
 
 
 def test_after_the_start_played_levels_stay_and_later_ones_change(td, t, director):
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
-    items = services.structure_items(t)
+    items = clock_reads.structure_items(t)
     lines = levels_text(items).splitlines()
     # the running level (index 0) rewritten: refused, as the API refuses it (409)
     r = td.post(_url(t), {"levels_text": "\n".join(["25/50 30", *lines[1:]]), "save": "1"})
     assert r.status_code == 409 and services.MSG_STRUCTURE_PAST in r.content.decode()
-    assert services.structure_items(t) == items
+    assert clock_reads.structure_items(t) == items
     # a later level changed: saved
     changed = [*lines[:1], "50/100 25", *lines[2:]]
     r = td.post(_url(t), {"levels_text": "\n".join(changed), "save": "1"})
     assert r.status_code == 302
-    assert services.structure_items(t)[1].seconds == 25 * 60
-    assert services.structure_items(t)[0] == items[0]
+    assert clock_reads.structure_items(t)[1].seconds == 25 * 60
+    assert clock_reads.structure_items(t)[0] == items[0]
 
 
 def test_a_preset_fills_the_box_keeping_the_played_items_and_writes_nothing(td, t, director):
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     services.clock_action(tournament_id=t.pk, action="jump", index=2, actor=director)
-    items = services.structure_items(t)
+    items = clock_reads.structure_items(t)
     r = td.post(_url(t), {"levels_text": "", "fill": "turbo"})
     assert r.status_code == 200
     turbo = structure_engine.preset("turbo", starting_stack=t.starting_stack)
     expected = levels_text(tuple(items[:3]) + tuple(turbo[3:]))
     assert r.context["editor_text"] == expected
-    assert services.structure_items(t) == items and _structure_events(t) == 0
+    assert clock_reads.structure_items(t) == items and _structure_events(t) == 0
     # saving what was filled passes the service's checks
     r = td.post(_url(t), {"levels_text": expected, "save": "1"})
-    assert r.status_code == 302 and services.structure_items(t)[3:] == turbo[3:]
+    assert r.status_code == 302 and clock_reads.structure_items(t)[3:] == turbo[3:]
 
 
 def test_the_generator_fills_the_box_with_its_settings(td, t):
@@ -167,14 +168,14 @@ def test_htmx_gets_the_editor_alone_and_a_client_redirect_after_saving(td, t):
 def test_only_the_director_edits_and_the_edit_is_undoable(client, t, desk_clerk, director):
     from tourney.undo import action_undo
 
-    before = services.structure_items(t)
+    before = clock_reads.structure_items(t)
     r = client.post(_url(t), {"levels_text": LINES, "save": "1"})
     assert r.status_code == 302 and "/login" in r["Location"]
     client.force_login(desk_clerk)
     assert client.post(_url(t), {"levels_text": LINES, "save": "1"}).status_code == 403
-    assert services.structure_items(t) == before and _structure_events(t) == 0
+    assert clock_reads.structure_items(t) == before and _structure_events(t) == 0
     client.force_login(director)
     assert client.post(_url(t), {"levels_text": LINES, "save": "1"}).status_code == 302
-    assert services.structure_items(t) != before
+    assert clock_reads.structure_items(t) != before
     action_undo(tournament_id=t.pk, actor=director)
-    assert services.structure_items(t) == before
+    assert clock_reads.structure_items(t) == before

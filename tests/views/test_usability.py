@@ -10,6 +10,7 @@ from django.urls import reverse
 from tables.models import Seat
 from tourney import services
 from tourney.models import Entry, Tournament
+from tourney.selectors import clock as clock_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -263,12 +264,12 @@ def test_the_director_types_the_time_left_and_can_undo_it(td, seated_tournament,
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     services.clock_action(tournament_id=t.pk, action="pause", actor=director)
     t.refresh_from_db()
-    left_before = services.clock_read(t).remaining_ms
+    left_before = clock_reads.clock_read(t).remaining_ms
     r = td.post(url("tourney-dashboard-clock", t), {"action": "set", "left": "12:30"}, **HX)
     assert r.status_code == 200
     assert 'data-remaining-ms="750000"' in r.content.decode()
     t.refresh_from_db()
-    clock = services.clock_read(t)
+    clock = clock_reads.clock_read(t)
     assert (clock.index, clock.remaining_ms, clock.status) == (0, 750_000, "paused")
     ev = Event.objects.filter(tournament=t).latest("id")
     assert (ev.kind, ev.payload["seconds"]) == ("clock_set", 750)
@@ -276,7 +277,7 @@ def test_the_director_types_the_time_left_and_can_undo_it(td, seated_tournament,
     assert "Clock set to 12:30 left" in log
     action_undo(tournament_id=t.pk, actor=director)
     t.refresh_from_db()
-    assert services.clock_read(t).remaining_ms == left_before
+    assert clock_reads.clock_read(t).remaining_ms == left_before
 
 
 def test_a_time_left_that_is_no_time_is_refused_and_changes_nothing(td, seated_tournament):

@@ -16,6 +16,7 @@ from tourney.api.common import MAX_CHIPS, MAX_MONEY, need_desk, need_director, t
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
 from tourney.models import Entry
+from tourney.selectors import money as money_reads
 
 router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 
@@ -54,7 +55,7 @@ def entry_money(e: Entry) -> dict[str, Any]:
 def rebuy_create(request, tid: int, eid: int):
     need_desk(request)
     e = money.entry_rebuy(tournament_id=tid, entry_id=eid, actor=request.user)
-    return {**entry_money(e), "prize_pool": money.pool_of(tournament_or_404(tid))}
+    return {**entry_money(e), "prize_pool": money_reads.pool_of(tournament_or_404(tid))}
 
 
 @router.post(
@@ -66,7 +67,7 @@ def rebuy_create(request, tid: int, eid: int):
 def addon_create(request, tid: int, eid: int):
     need_desk(request)
     e = money.entry_addon(tournament_id=tid, entry_id=eid, actor=request.user)
-    return {**entry_money(e), "prize_pool": money.pool_of(tournament_or_404(tid))}
+    return {**entry_money(e), "prize_pool": money_reads.pool_of(tournament_or_404(tid))}
 
 
 @router.post(
@@ -88,7 +89,7 @@ def reentry_create(request, tid: int, eid: int):
             "table": seat[0] if seat else None,
             "seat": seat[1] if seat else None,
             "waits_for_button": e.seat.waits_for_button if seat else False,
-            "prize_pool": money.pool_of(e.tournament),
+            "prize_pool": money_reads.pool_of(e.tournament),
         },
     )
 

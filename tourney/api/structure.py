@@ -13,6 +13,7 @@ from tourney.api import schemas as out
 from tourney.api.common import need_desk, need_director, tournament_or_404
 from tourney.engine import structure as structure_engine
 from tourney.engine.clock import item_to_dict
+from tourney.selectors import clock as clock_reads
 
 router = Router(**out.ROUTER_OPTIONS)
 
@@ -20,7 +21,9 @@ router = Router(**out.ROUTER_OPTIONS)
 @router.get("/tournaments/{tid}/levels", auth=api_auth.DESK, tags=["clock"], response=out.LevelsOut)
 def levels_get(request, tid: int):
     need_desk(request)
-    return {"levels": [item_to_dict(i) for i in services.structure_items(tournament_or_404(tid))]}
+    return {
+        "levels": [item_to_dict(i) for i in clock_reads.structure_items(tournament_or_404(tid))]
+    }
 
 
 class LevelsIn(Schema):

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from tourney import money, services
 from tourney.models import Tournament
 from tourney.roles import is_desk
+from tourney.selectors import money as money_reads
 
 # entry_number: the number on the player's ticket (the API's "entry" is the row's id)
 CSV_HEADER = ("place", "place_to", "name", "entry_number", "prize", "deal")
@@ -56,7 +57,7 @@ def results_csv(request, tournament_id: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
     writer.writerow(CSV_HEADER)
-    for row in money.results_rows(t):
+    for row in money_reads.results_rows(t):
         writer.writerow(
             (
                 row["place"],
@@ -74,7 +75,7 @@ def results_csv(request, tournament_id: int) -> HttpResponse:
 def results_print(request, tournament_id: int) -> HttpResponse:
     t = _tournament_for_desk(request, tournament_id)
     summary = money.money_summary(t)
-    rows = money.results_rows(t)
+    rows = money_reads.results_rows(t)
     for row in rows:
         row["prize_display"] = money_display(row["prize"])
     dealt = [d for d in money.deal_amounts(t) if d["place"] is None] if summary["deal"] else []

@@ -34,6 +34,8 @@ from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Tournament
+from tourney.selectors import clock as clock_reads
+from tourney.selectors import money as money_reads
 
 
 class Invariant(AssertionError):
@@ -152,7 +154,7 @@ class Simulation:
                 levels=levels,
                 options={"late_reg_until": 8, "reentries_allowed": 1, "rounding_unit": 100},
             )
-            self.items = services.structure_items(self.t)
+            self.items = clock_reads.structure_items(self.t)
         with self.timed("registration"):
             for i in range(initial):
                 self.register()
@@ -181,7 +183,7 @@ class Simulation:
                 with self.timed("clock"):
                     services.clock_announce(tournament_id=self.t.pk, now=self.now)
                     self.t.refresh_from_db()
-                    state = clock_engine.state(self.items, services.anchor_of(self.t), self.now)
+                    state = clock_engine.state(self.items, clock_reads.anchor_of(self.t), self.now)
                     index, due = state.index, state.ends_at
                     self.counts["clock_announcements"] += 1
             if index != last_index:
@@ -442,7 +444,7 @@ class Simulation:
         if sorted(covered) != list(range(1, n + 1)):
             self.fail("places do not form 1..N", "at the end")
         self.checks["places 1..N"] += 1
-        pool = money.pool_of(t)
+        pool = money_reads.pool_of(t)
         prizes = sum(r[2] for r in rows)
         if prizes != pool:
             self.fail(f"prizes {prizes} != pool {pool}", "at the end")

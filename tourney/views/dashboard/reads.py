@@ -22,10 +22,11 @@ from tourney.money import (
     deal_quote,
     money_open,
     money_summary,
-    pool_of,
     window_passed,
 )
 from tourney.selectors import average_stack
+from tourney.selectors import clock as clock_reads
+from tourney.selectors.money import pool_of
 from tourney.setup import level_number_of
 
 BIG_FIELD_TABLES = 100  # from this many open tables on, tiles collapse to counts
@@ -78,8 +79,8 @@ def clock_text(ms: int) -> str:
 
 def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
-    items = services.structure_items(t)
-    state = services.clock_read(t, now, items=items)  # finished where it stopped once over
+    items = clock_reads.structure_items(t)
+    state = clock_reads.clock_read(t, now, items=items)  # finished where it stopped once over
     nxt = items[state.next_index] if state.next_index is not None else None
     totals = selectors.entry_totals(t)  # one read for the four figures below
     left, entries = totals["seated"], totals["entries"]
@@ -439,7 +440,7 @@ def log_lookups(t: Tournament, events) -> dict[str, Any]:
             "pk", "player__name", "number"
         )
         entries = {pk: (name, number) for pk, name, number in rows}
-    items = services.structure_items(t) if any(ev.kind in ITEM_KINDS for ev in events) else []
+    items = clock_reads.structure_items(t) if any(ev.kind in ITEM_KINDS for ev in events) else []
     return {"items": items, "entries": entries}
 
 

@@ -22,6 +22,7 @@ from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
+from tourney.selectors import clock as clock_reads
 from tourney.setup import levels_text, parse_levels_text
 from tourney.views.dashboard import reads
 from tourney.views.dashboard.base import director_view, int_field
@@ -199,8 +200,8 @@ def _structure_fill(t: Tournament, items, current: int | None, data) -> str:
 def structure(request: HttpRequest, t: Tournament):
     """The structure, its chart and its editor: typed lines (the setup form's), or a preset
     or the generator filling the box first; saving calls ``services.structure_set``."""
-    items = services.structure_items(t)
-    clock = services.clock_read(t)
+    items = clock_reads.structure_items(t)
+    clock = clock_reads.clock_read(t)
     current = clock.index if t.clock_started else None
     text, error, filled, status = None, None, None, 200
     if request.method == "POST":
@@ -305,7 +306,7 @@ def _editor_ctx(t, data, text, error, filled, current) -> dict[str, Any]:
     def value(name: str, default: str) -> str:
         return data.get(name) or default
 
-    items = services.structure_items(t)
+    items = clock_reads.structure_items(t)
     defaults = generator_defaults(items)
     return {
         "tournament": t,

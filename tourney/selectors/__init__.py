@@ -12,8 +12,8 @@ from django.utils import timezone
 from tables.models import Seat, Table
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Tournament
-from tourney.money import pool_of, results_rows
-from tourney.services import clock_read, structure_items
+from tourney.selectors.clock import clock_read, structure_items
+from tourney.selectors.money import pool_of, results_rows
 
 
 def item_dict(item: clock_engine.Item | None) -> dict[str, Any] | None:
