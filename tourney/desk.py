@@ -39,6 +39,7 @@ from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.selectors.clock import clock_read
 from tourney.services import (
+    entry_reenter,
     entry_register,
     place_lag_step,
 )
@@ -82,7 +83,7 @@ def desk_register(
     override: bool = False,
 ) -> tuple[Entry, str]:
     """What Enter at the desk means: a known player whose entries here are all out re-enters
-    (``money.entry_reenter``); a known player still in is refused; anyone else is registered
+    (``services.entry_reenter``); a known player still in is refused; anyone else is registered
     (``services.entry_register``, RULES 1.3). ``override``: the director's, after registration
     closed, for either. Returns the entry and "registered" or "reentered"."""
     with transaction.atomic():
@@ -101,7 +102,7 @@ def desk_register(
                     fields={"entry": live[0].pk, "number": live[0].number},
                 )
             if mine:
-                entry = money.entry_reenter(
+                entry = entry_reenter(
                     tournament_id=t.pk, entry_id=mine[0].pk, actor=actor, override=override
                 )
                 return entry, "reentered"
@@ -448,7 +449,7 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
             action, entry = "in_play", live[0]
         elif mine and len(mine) - 1 < t.reentries_allowed:
             action, entry = "reenter", mine[0]
-        elif mine:  # every re-entry used: money.entry_reenter would refuse it
+        elif mine:  # every re-entry used: services.entry_reenter would refuse it
             action, entry = "out", mine[0]
         else:
             action, entry = "register", None
@@ -511,7 +512,7 @@ def recent_entries(t: Tournament, limit: int = 10) -> list[dict[str, Any]]:
     for e in entries:
         row = _entry_row(e, where)
         row["name"] = e.player.name
-        # "Re-enter" only where money.entry_reenter would take it: none of the player's
+        # "Re-enter" only where services.entry_reenter would take it: none of the player's
         # entries still in, and a re-entry left.
         count, live = mine.get(e.player_id, (0, 0))
         row["may_reenter"] = (

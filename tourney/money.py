@@ -31,14 +31,12 @@ from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
 from tourney.core.rows import kept_cursor
-from tourney.core.rows import load_with as load_rows_with
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.icm import icm_equities
-from tourney.models import Entry, Player, Tournament
+from tourney.models import Entry, Tournament
 from tourney.selectors.clock import clock_index
 from tourney.selectors.money import money_in, pool_for_paid, pool_of
-from tourney.services import entry_add
 
 ENTRY = Entry._meta.db_table
 MSG_NOT_IN_PLAY = "Only a player still in play can rebuy or take the add-on."
@@ -476,81 +474,6 @@ def refuse_after_deal(t: Tournament) -> None:
         raise DomainError("deal_exists", MSG_AFTER_DEAL, status=409)
 
 
-def entry_reenter(
-    *,
-    tournament_id: int,
-    entry_id: int,
-    actor=None,
-    now: datetime | None = None,
-    override: bool = False,
-) -> Entry:
-    """A re-entry: a new Entry of the busted entry's player (RULES 1.3: seated like any late
-    entry), while registration is open and the player has re-entries left. ``override``: the
-    director's, after registration closed (as ``entry_register``'s); callers check the role."""
-    kwargs = {"entry_id": entry_id, "now": now.isoformat() if now else None}
-    if override:
-        kwargs["override"] = True
-    with _action(tournament_id, "entry_reenter", kwargs) as t:
-        old, entries, still_in = _reentry_of(t, entry_id)
-        if old.status != Entry.Status.BUSTED:
-            raise DomainError(
-                "entry_not_busted", MSG_REENTRY_NOT_BUSTED, status=409, fields={"entry": old.pk}
-            )
-        closed = not t.registration_open or _window_passed(t, t.late_reg_until, now)
-        if closed and not override:
-            raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
-        if still_in:
-            raise DomainError(
-                "player_still_in", MSG_REENTRY_STILL_IN, status=409, fields={"entry": old.pk}
-            )
-        used = entries - 1
-        if used >= t.reentries_allowed:
-            raise DomainError(
-                "no_reentries_left",
-                MSG_NO_REENTRIES,
-                status=409,
-                fields={"allowed": t.reentries_allowed, "used": used},
-            )
-        # Bought in and seated like any late entry (RULES 1.3), the prizes following the
-        # new money and places (RULES 7.1, 8.2), under this action's lock.
-        new = entry_add(t, old.player, actor=actor)
-        record_event(
-            t,
-            "entry_reentered",
-            {"entry": new.pk, "from_entry": old.pk, "player": old.player_id, "reentry": used + 1},
-            actor,
-        )
-    return new
-
-
-_MINE = f"FROM {ENTRY} m WHERE m.tournament_id = %s AND m.player_id = p.id"
-
-
-def _reentry_of(t: Tournament, entry_id: int) -> tuple[Entry, int, bool]:
-    """The entry a re-entry comes from, with its player, how many entries that player has in
-    ``t`` and whether one of them is still in: one plain read (a re-entry is a hot path of
-    late registration)."""
-    found = load_rows_with(
-        Entry,
-        f"{ENTRY}.tournament_id = %s AND {ENTRY}.id = %s",
-        [t.pk, entry_id],
-        extra=f"p.name, p.nickname, (SELECT COUNT(*) {_MINE}), "
-        f"EXISTS (SELECT 1 {_MINE} AND m.status <> %s)",
-        extra_params=[t.pk, t.pk, Entry.Status.BUSTED.value],
-        joins=f"JOIN {Player._meta.db_table} p ON p.id = {ENTRY}.player_id",
-    )
-    if not found:
-        raise DomainError(
-            "entry_not_found", MSG_ENTRY_NOT_FOUND, status=404, fields={"entry": entry_id}
-        )
-    old, (name, nickname, entries, still_in) = found[0]
-    # The player as select_related would give it, its other fields deferred.
-    old.player = Player.from_db(
-        old._state.db, ["id", "name", "nickname"], [old.player_id, name, nickname]
-    )
-    return old, entries, bool(still_in)
-
-
 # ---------------------------------------------------------------- payout tables (RULES 8.2)
 
 
@@ -861,27 +784,3 @@ def deal_amounts(t: Tournament) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------- closing the money in
-
-
-def registration_close(*, tournament_id: int, rebuys: bool = False, actor=None) -> list[str]:
-    """The director closes late registration now (and with ``rebuys`` the rebuy period), as
-    the clock does at the configured level (RULES 4.4): for events with no such level, or a
-    director's early call. The payouts freeze (RULES 8.2). Returns what it closed."""
-    with _action(tournament_id, "registration_close", {"rebuys": rebuys}) as t:
-        closed = []
-        if t.registration_open:
-            t.registration_open = False
-            closed.append("registration")
-        if rebuys and t.rebuys_open:
-            t.rebuys_open = False
-            closed.append("rebuys")
-        if not closed:
-            raise DomainError("already_closed", MSG_ALREADY_CLOSED, status=409)
-        Tournament.objects.filter(pk=t.pk).update(
-            registration_open=t.registration_open, rebuys_open=t.rebuys_open
-        )
-        from tourney.services import _freeze_if_closed
-
-        _freeze_if_closed(t, actor)
-        record_event(t, "registration_closed", {"closed": closed}, actor)
-    return closed

@@ -33,6 +33,14 @@ from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
+from tourney.money import (
+    MSG_ALREADY_CLOSED,
+    MSG_NO_REENTRIES,
+    MSG_REENTRY_NOT_BUSTED,
+    MSG_REENTRY_STILL_IN,
+    _action,
+    _window_passed,
+)
 from tourney.selectors.clock import anchor_of, clock_index, structure_items
 
 DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
@@ -1038,3 +1046,105 @@ def structure_set(
         _write_levels(t, items)
         record_event(t, "structure_set", {"before": len(old), "after": len(items)}, actor)
     return items
+
+
+# ---------------------------------------------------------------- re-entry, closing registration
+# (RULES 1.3, 4.4, 8.2: money actions that add an entry or freeze the payouts, so they live
+# with ``entry_add`` and ``_freeze_if_closed``; tourney/money.py never imports this module)
+
+
+def entry_reenter(
+    *,
+    tournament_id: int,
+    entry_id: int,
+    actor=None,
+    now: datetime | None = None,
+    override: bool = False,
+) -> Entry:
+    """A re-entry: a new Entry of the busted entry's player (RULES 1.3: seated like any late
+    entry), while registration is open and the player has re-entries left. ``override``: the
+    director's, after registration closed (as ``entry_register``'s); callers check the role."""
+    kwargs = {"entry_id": entry_id, "now": now.isoformat() if now else None}
+    if override:
+        kwargs["override"] = True
+    with _action(tournament_id, "entry_reenter", kwargs) as t:
+        old, entries, still_in = _reentry_of(t, entry_id)
+        if old.status != Entry.Status.BUSTED:
+            raise DomainError(
+                "entry_not_busted", MSG_REENTRY_NOT_BUSTED, status=409, fields={"entry": old.pk}
+            )
+        closed = not t.registration_open or _window_passed(t, t.late_reg_until, now)
+        if closed and not override:
+            raise DomainError("registration_closed", MSG_REGISTRATION_CLOSED, status=409)
+        if still_in:
+            raise DomainError(
+                "player_still_in", MSG_REENTRY_STILL_IN, status=409, fields={"entry": old.pk}
+            )
+        used = entries - 1
+        if used >= t.reentries_allowed:
+            raise DomainError(
+                "no_reentries_left",
+                MSG_NO_REENTRIES,
+                status=409,
+                fields={"allowed": t.reentries_allowed, "used": used},
+            )
+        # Bought in and seated like any late entry (RULES 1.3), the prizes following the
+        # new money and places (RULES 7.1, 8.2), under this action's lock.
+        new = entry_add(t, old.player, actor=actor)
+        record_event(
+            t,
+            "entry_reentered",
+            {"entry": new.pk, "from_entry": old.pk, "player": old.player_id, "reentry": used + 1},
+            actor,
+        )
+    return new
+
+
+_MINE = f"FROM {ENTRY} m WHERE m.tournament_id = %s AND m.player_id = p.id"
+
+
+def _reentry_of(t: Tournament, entry_id: int) -> tuple[Entry, int, bool]:
+    """The entry a re-entry comes from, with its player, how many entries that player has in
+    ``t`` and whether one of them is still in: one plain read (a re-entry is a hot path of
+    late registration)."""
+    found = load_rows_with(
+        Entry,
+        f"{ENTRY}.tournament_id = %s AND {ENTRY}.id = %s",
+        [t.pk, entry_id],
+        extra=f"p.name, p.nickname, (SELECT COUNT(*) {_MINE}), "
+        f"EXISTS (SELECT 1 {_MINE} AND m.status <> %s)",
+        extra_params=[t.pk, t.pk, Entry.Status.BUSTED.value],
+        joins=f"JOIN {Player._meta.db_table} p ON p.id = {ENTRY}.player_id",
+    )
+    if not found:
+        raise DomainError(
+            "entry_not_found", MSG_ENTRY_NOT_FOUND, status=404, fields={"entry": entry_id}
+        )
+    old, (name, nickname, entries, still_in) = found[0]
+    # The player as select_related would give it, its other fields deferred.
+    old.player = Player.from_db(
+        old._state.db, ["id", "name", "nickname"], [old.player_id, name, nickname]
+    )
+    return old, entries, bool(still_in)
+
+
+def registration_close(*, tournament_id: int, rebuys: bool = False, actor=None) -> list[str]:
+    """The director closes late registration now (and with ``rebuys`` the rebuy period), as
+    the clock does at the configured level (RULES 4.4): for events with no such level, or a
+    director's early call. The payouts freeze (RULES 8.2). Returns what it closed."""
+    with _action(tournament_id, "registration_close", {"rebuys": rebuys}) as t:
+        closed = []
+        if t.registration_open:
+            t.registration_open = False
+            closed.append("registration")
+        if rebuys and t.rebuys_open:
+            t.rebuys_open = False
+            closed.append("rebuys")
+        if not closed:
+            raise DomainError("already_closed", MSG_ALREADY_CLOSED, status=409)
+        Tournament.objects.filter(pk=t.pk).update(
+            registration_open=t.registration_open, rebuys_open=t.rebuys_open
+        )
+        _freeze_if_closed(t, actor)
+        record_event(t, "registration_closed", {"closed": closed}, actor)
+    return closed

@@ -142,15 +142,15 @@ def _services() -> dict[str, Any]:
         "table_set_button": ts.table_set_button,
         "move_manual": ts.move_manual,
         "tournament_settings_update": tournament_settings.tournament_settings_update,
+        "entry_reenter": services.entry_reenter,
+        "registration_close": services.registration_close,
     }
     for name in (
         "entry_rebuy",
         "entry_addon",
-        "entry_reenter",
         "payouts_set",
         "payouts_freeze",
         "deal_record",
-        "registration_close",
     ):
         if hasattr(money, name):
             table[name] = getattr(money, name)

@@ -239,7 +239,7 @@ def test_deal_quote_and_record_then_results_show_the_deal(
 ):
     t = seated_tournament
     _bust_down_to(t, 3, director)
-    money.registration_close(tournament_id=t.pk, actor=director)  # a deal waits (RULES 8.3)
+    services.registration_close(tournament_id=t.pk, actor=director)  # a deal waits (RULES 8.3)
     x, y, z = _seated(t)
     url = f"/api/v1/tournaments/{t.pk}/deal"
 
@@ -299,7 +299,7 @@ def test_a_deal_that_does_not_add_up_is_400_and_nothing_changes(
 ):
     t = seated_tournament
     _bust_down_to(t, 3, director)
-    money.registration_close(tournament_id=t.pk, actor=director)  # a deal waits (RULES 8.3)
+    services.registration_close(tournament_id=t.pk, actor=director)  # a deal waits (RULES 8.3)
     x, y, z = _seated(t)
     url = f"/api/v1/tournaments/{t.pk}/deal"
     short = {
@@ -331,7 +331,7 @@ def test_a_deal_not_every_player_agreed_to_is_400_and_nothing_changes(
     or an entry that is not still in counted as agreeing: refused, nothing written."""
     t = seated_tournament
     _bust_down_to(t, 3, director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     x, y, z = _seated(t)
     gone = Entry.objects.filter(tournament=t, place__isnull=False).first()
     url = f"/api/v1/tournaments/{t.pk}/deal"
@@ -428,7 +428,7 @@ def test_results_views_refuse_a_stranger(seated_tournament, stranger):
 def test_printable_results_sheet_shows_places_prizes_and_the_deal(seated_tournament, director):
     t = seated_tournament
     _bust_down_to(t, 5, director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     left = _seated(t)
     money.deal_record(
         tournament_id=t.pk,

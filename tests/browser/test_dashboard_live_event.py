@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tables import services as table_services
 from tables.models import Move, Seat
-from tourney import money, services
+from tourney import services
 from tourney.models import Entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,7 +33,7 @@ def test_a_bad_stack_is_named_in_the_open_deal_form(page, live_url, director, sc
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     out = Seat.objects.filter(tournament=t, entry__player__name="Dev Patel").get()
     services.elimination_record(tournament_id=t.pk, busts=[(out.entry_id, 100)], actor=director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     left = dict(
         Entry.objects.filter(tournament=t, status="seated").values_list("player__name", "pk")
     )

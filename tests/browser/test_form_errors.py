@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
-from tourney import money, services
+from tourney import services
 from tourney.setup import MSG_PAYOUTS_ORDER
 from tourney.views.dashboard.base import MSG_NOT_A_NUMBER
 from tourney.views.dashboard.panels import MSG_NOBODY_THERE, MSG_SAME_PLAYER_TWICE
@@ -243,7 +243,7 @@ def test_deal_with_nobody_ticked(page, live_url, director, debug_on, screenshot)
     t = services.tournament_create(actor=director, name="Deal", tables=1, seed=3)
     for name in ("Ann Lee", "Bob Marsh", "Carla Diaz"):
         services.entry_register(tournament_id=t.pk, name=name, actor=director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     _dashboard(page, live_url, t)
     panel = page.locator("#money")
     panel.locator("summary", has_text="Deal").click()

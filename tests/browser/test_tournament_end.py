@@ -56,7 +56,7 @@ def _final_three_with_a_deal(director) -> tuple[Tournament, dict[str, Entry]]:
     )
     Tournament.objects.filter(pk=t.pk).update(public_names="full")
     e = {n: services.entry_register(tournament_id=t.pk, name=n, actor=director) for n in NAMES}
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     money.payouts_set(tournament_id=t.pk, percentages=[4000, 3000, 2000, 1000], actor=director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     for n in ("Jonas Berg", "Ines Silva", "Hiro Tanaka", "Flo Grey", "Ed Fox", "Gina Hall"):
@@ -164,7 +164,7 @@ def _played_to_the_end(director, players: int) -> Tournament:
     for i in range(players):
         name = f"{first[i % 9]} {last[i // 9 % 3]}"
         services.entry_register(tournament_id=t.pk, name=name, actor=director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     while True:
         seated = list(Seat.objects.filter(tournament=t).order_by("table__number", "number"))

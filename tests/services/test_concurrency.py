@@ -144,7 +144,7 @@ def test_concurrent_addons_and_deals_apply_once(director):
     while len(seated := list(Entry.objects.filter(tournament=t, status="seated"))) > 2:
         last = max(seated, key=lambda s: s.number)
         services.elimination_record(tournament_id=t.pk, busts=[(last.pk, 100)], actor=director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     x, y = sorted(seated, key=lambda s: s.number)
     unpaid = money.deal_quote(t)["unpaid"]
     ks = count(1)

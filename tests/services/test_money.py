@@ -78,7 +78,7 @@ def test_pool_counts_reentries_rebuys_addons_and_added_money_with_fees_apart(dir
 
     money.entry_rebuy(tournament_id=t.pk, entry_id=a.pk, actor=director)
     services.elimination_record(tournament_id=t.pk, busts=[(b.pk, 20000)], actor=director)
-    b2 = money.entry_reenter(tournament_id=t.pk, entry_id=b.pk, actor=director)
+    b2 = services.entry_reenter(tournament_id=t.pk, entry_id=b.pk, actor=director)
     services.clock_action(tournament_id=t.pk, action="jump", index=1, actor=director)
     money.entry_addon(tournament_id=t.pk, entry_id=a.pk, actor=director)
     money.entry_addon(tournament_id=t.pk, entry_id=b2.pk, actor=director)
@@ -384,7 +384,7 @@ def test_results_after_an_undone_elimination_are_recomputed_exactly(
     # and the same hand recorded again without the tie pays the places it now gives.
     t = seated_tournament
     if frozen:
-        money.registration_close(tournament_id=t.pk, actor=director)
+        services.registration_close(tournament_id=t.pk, actor=director)
     _bust_down_to(t, 5, director)
     t.refresh_from_db()
     before = (selectors.results(t), _snapshot(t), money.money_summary(t))
@@ -519,12 +519,12 @@ def test_reentry_refusals_change_nothing(director):
     def refused(entry_id: int) -> str:
         count = Entry.objects.filter(tournament=t).count()
         with pytest.raises(DomainError) as err:
-            money.entry_reenter(tournament_id=t.pk, entry_id=entry_id, actor=director)
+            services.entry_reenter(tournament_id=t.pk, entry_id=entry_id, actor=director)
         assert Entry.objects.filter(tournament=t).count() == count
         return err.value.code
 
     assert refused(a.pk) == "entry_not_busted"
-    b2 = money.entry_reenter(tournament_id=t.pk, entry_id=b.pk, actor=director)
+    b2 = services.entry_reenter(tournament_id=t.pk, entry_id=b.pk, actor=director)
     assert refused(b.pk) == "player_still_in"
     services.elimination_record(tournament_id=t.pk, busts=[(b2.pk, 100)], actor=director)
     assert refused(b2.pk) == "no_reentries_left"  # reentries_allowed = 1
@@ -539,7 +539,7 @@ def test_reentry_refusals_change_nothing(director):
 def _three_left(t: Tournament, director) -> list[Entry]:
     _bust_down_to(t, 3, director)
     # A deal waits until no more money can come in (RULES 8.3); this freezes the payouts.
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     return _seated(t)
 
 
@@ -714,7 +714,7 @@ def test_a_recorded_deal_replaces_the_place_prizes_in_the_results(seated_tournam
 def test_a_deal_can_include_a_player_below_the_paid_places(seated_tournament, director):
     t = seated_tournament  # 4 places paid
     _bust_down_to(t, 5, director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     left = _seated(t)
     amounts = dict(zip([e.pk for e in left], [30000, 25000, 20000, 15000, 10000], strict=True))
 
@@ -755,7 +755,7 @@ def test_undo_a_rebuy_an_addon_and_a_reentry_gives_the_money_back(director):
     start = (_snapshot(t), money_reads.pool_of(t))
 
     money.entry_rebuy(tournament_id=t.pk, entry_id=a.pk, actor=director)
-    money.entry_reenter(tournament_id=t.pk, entry_id=b.pk, actor=director)
+    services.entry_reenter(tournament_id=t.pk, entry_id=b.pk, actor=director)
     assert money_reads.pool_of(t) == 5 * 5000 + 10000 + 4000
 
     assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "entry_reentered"
@@ -896,7 +896,7 @@ def test_undoing_the_close_of_registration_reopens_it_and_unfreezes(seated_tourn
     t = seated_tournament
     summary = money.money_summary(t)
 
-    assert money.registration_close(tournament_id=t.pk, actor=director) == ["registration"]
+    assert services.registration_close(tournament_id=t.pk, actor=director) == ["registration"]
     t.refresh_from_db()
     assert not t.registration_open and t.frozen_prizes is not None
 
@@ -908,13 +908,15 @@ def test_undoing_the_close_of_registration_reopens_it_and_unfreezes(seated_tourn
 
 def test_closing_registration_twice_is_refused_and_changes_nothing(director):
     t = _create(director, players=4, **MONEY_OPTIONS)
-    assert money.registration_close(tournament_id=t.pk, actor=director) == ["registration"]
-    assert money.registration_close(tournament_id=t.pk, rebuys=True, actor=director) == ["rebuys"]
+    assert services.registration_close(tournament_id=t.pk, actor=director) == ["registration"]
+    assert services.registration_close(tournament_id=t.pk, rebuys=True, actor=director) == [
+        "rebuys"
+    ]
     t.refresh_from_db()
     version = t.version
 
     with pytest.raises(DomainError) as err:
-        money.registration_close(tournament_id=t.pk, rebuys=True, actor=director)
+        services.registration_close(tournament_id=t.pk, rebuys=True, actor=director)
 
     assert (err.value.code, err.value.status) == ("already_closed", 409)
     assert err.value.message == money.MSG_ALREADY_CLOSED
@@ -925,7 +927,7 @@ def test_closing_registration_twice_is_refused_and_changes_nothing(director):
 def test_an_override_late_entry_after_the_freeze_logs_the_new_amounts(seated_tournament, director):
     # RULES 8.2: a change of the frozen prizes is logged, as for a rebuy or an add-on.
     t = seated_tournament
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     t.refresh_from_db()
     frozen = list(t.frozen_prizes)
 
@@ -948,7 +950,7 @@ def test_a_deal_is_refused_while_money_can_still_come_in(director, window):
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     _bust_down_to(t, 3, director)
     if window == "rebuys":  # registration closed, the rebuy period still open
-        money.registration_close(tournament_id=t.pk, actor=director)
+        services.registration_close(tournament_id=t.pk, actor=director)
     left = _seated(t)
     unpaid = money.deal_quote(t)["unpaid"]
     amounts = dict(zip([e.pk for e in left], [unpaid - 2, 1, 1], strict=True))
@@ -970,7 +972,7 @@ def dealt(director):
     t = _create(director, players=6, **MONEY_OPTIONS)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     _bust_down_to(t, 3, director)
-    money.registration_close(tournament_id=t.pk, rebuys=True, actor=director)
+    services.registration_close(tournament_id=t.pk, rebuys=True, actor=director)
     services.clock_action(tournament_id=t.pk, action="next", actor=director)  # the break
     left = _seated(t)
     unpaid = money.deal_quote(t)["unpaid"]

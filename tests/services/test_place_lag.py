@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tourney import money, selectors, services
+from tourney import selectors, services
 from tourney.models import Entry, Tournament
 from tourney.selectors import money as money_reads
 from tourney.undo import action_undo
@@ -116,7 +116,7 @@ def test_a_reentry_moves_the_places_and_its_undo_moves_them_back(director):
     assert _results(t) == {out.pk: (5, 5)}
     before = snapshot(t)
 
-    again = money.entry_reenter(tournament_id=t.pk, entry_id=out.pk, actor=director)
+    again = services.entry_reenter(tournament_id=t.pk, entry_id=out.pk, actor=director)
 
     assert again.status == Entry.Status.SEATED
     assert _results(t) == {out.pk: (6, 6)}

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import TWO_LEVELS
-from tourney import money, services
+from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Tournament
 from tourney.selectors import money as money_reads
@@ -89,7 +89,7 @@ def test_the_issue_31_event_an_alternate_and_a_reentry_give_every_entry_its_own_
     first = _bust(t, director, (p[0], 800))
     assert _announced(first) == {p[0].pk: (27, 27)}  # 27 entries so far
     assert first["provisional"] is True  # registration is open: entries can still come
-    reentry = money.entry_reenter(tournament_id=t.pk, entry_id=p[0].pk, actor=director)
+    reentry = services.entry_reenter(tournament_id=t.pk, entry_id=p[0].pk, actor=director)
     alternate = services.entry_register(tournament_id=t.pk, name="Alt", actor=director)
     alternate.refresh_from_db()
     assert alternate.status == Entry.Status.ALTERNATE  # every seat is taken
@@ -103,7 +103,7 @@ def test_the_issue_31_event_an_alternate_and_a_reentry_give_every_entry_its_own_
     third = _bust(t, director, (p[2], 700))
     assert _announced(third) == {p[2].pk: (27, 27)}
 
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     fourth = _bust(t, director, (p[3], 600))
     assert fourth["provisional"] is False
     assert _announced(fourth) == {p[3].pk: (26, 26)}
@@ -126,7 +126,7 @@ def test_several_busts_in_one_hand_with_alternates_waiting_count_them_as_still_i
         services.entry_register(tournament_id=t.pk, name=f"Q{i + 1}", actor=director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     assert Entry.objects.filter(tournament=t, status=Entry.Status.ALTERNATE).count() == 2
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     a, b, c = _seated(t)[:3]
     answer = _bust(t, director, (a, 3000), (b, 1000), (c, 1000))
     assert answer["provisional"] is False
@@ -185,7 +185,7 @@ def test_the_dashboard_says_a_place_is_provisional_while_entries_can_still_come(
     services.entry_register(tournament_id=t.pk, name="Late", actor=director)
     html = client.get(panel, HTTP_HX_REQUEST="true").content.decode()
     assert '<span class="place">6th</span>' in html  # moved down by the late entry
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     html = client.get(panel, HTTP_HX_REQUEST="true").content.decode()
     assert '<span class="place">6th</span>' in html and "provisional" not in html
     # RULES 7.3: in hand-for-hand play a later bust of the round shares the round's places
@@ -209,7 +209,7 @@ def test_the_results_sheet_says_its_places_are_provisional_while_registration_is
     sheet = reverse("tourney-results-print", args=[t.pk])
     html = client.get(sheet).content.decode()
     assert "Places so far (provisional)" in html and "<td>5</td>" in html
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     html = client.get(sheet).content.decode()
     assert "provisional" not in html and "<td>5</td>" in html  # the same place, now final
 
@@ -274,7 +274,7 @@ def test_random_live_events_end_with_places_one_to_n_in_bust_order(director, act
             if not out:
                 continue
             try:
-                money.entry_reenter(
+                services.entry_reenter(
                     tournament_id=t.pk, entry_id=rng.choice(list(out)).pk, actor=director
                 )
             except DomainError as e:
@@ -286,7 +286,7 @@ def test_random_live_events_end_with_places_one_to_n_in_bust_order(director, act
             bust([rng.choice(seated)], rng)
         elif kind == "multi" and len(seated) > 3:
             bust(rng.sample(seated, rng.randint(2, min(3, len(seated) - 2))), rng)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     while len(seated := [e.pk for e in _seated(t)]) > 1:
         rng = random.Random(len(seated))
         t.refresh_from_db()

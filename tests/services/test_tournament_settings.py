@@ -255,7 +255,7 @@ def test_late_registration_cannot_end_at_a_level_already_over(t, director):
 
 def test_closed_registration_and_frozen_prizes_stay_so(t, director):
     _register(t, 4, director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     _refused(
         t,
         {"late_reg_until": 7},
@@ -279,7 +279,7 @@ def test_fewer_reentries_than_already_made_hold_from_now_on(t, director):
     _register(t, 3, director)
     first = t.entries.order_by("number").first()
     services.elimination_record(tournament_id=t.pk, busts=[(first.pk, None)], actor=director)
-    money.entry_reenter(tournament_id=t.pk, entry_id=first.pk, actor=director)
+    services.entry_reenter(tournament_id=t.pk, entry_id=first.pk, actor=director)
     # Re-entries off although one was made: nobody's entry is taken back (module docstring)
     tournament_settings_update(tournament_id=t.pk, changes={"reentries_allowed": 0})
     t.refresh_from_db()

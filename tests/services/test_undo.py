@@ -231,7 +231,7 @@ def _act(t: Tournament, director, kind: str, rng: random.Random) -> bool:
     elif kind == "addon" and seated:
         money.entry_addon(tournament_id=tid, entry_id=rng.choice(seated), actor=director)
     elif kind == "reenter" and busted:
-        money.entry_reenter(tournament_id=tid, entry_id=rng.choice(busted), actor=director)
+        services.entry_reenter(tournament_id=tid, entry_id=rng.choice(busted), actor=director)
     else:
         return False
     return True

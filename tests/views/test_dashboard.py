@@ -980,7 +980,7 @@ def test_a_deal_waits_for_registration_to_close(td, three_left):
 @pytest.mark.parametrize("key", ["stack_\u00b2", "stack_" + "9" * 30])
 def test_a_deal_stack_keyed_by_no_entry_number_is_not_a_server_error(td, three_left, director, key):
     t = three_left
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     r = td.post(url("tourney-dashboard-deal", t), dict(_stacks_of(t), **{key: "5"}), **HX)
     assert r.status_code < 500
     assert _events(t, "deal_recorded") == 0
@@ -1008,7 +1008,7 @@ def test_close_registration_from_the_dashboard_freezes_the_payouts(td, three_lef
 
 def test_deal_quote_and_record_the_chip_chop_the_quote_gave(td, three_left, director):
     t = three_left
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     stacks = _stacks_of(t)
     assert "Deal (ICM / chip chop)" in _money_html(td, t)
 
@@ -1045,7 +1045,7 @@ def test_deal_quote_and_record_the_chip_chop_the_quote_gave(td, three_left, dire
 
 def test_a_custom_deal_from_the_dashboard(td, three_left, director):
     t = three_left
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     stacks = _stacks_of(t)
     ids = sorted(int(k[6:]) for k in stacks)
     unpaid = money.deal_quote(t)["unpaid"]  # 400.00, everything still to pay
@@ -1080,7 +1080,7 @@ def test_a_custom_deal_that_does_not_add_up_is_400_and_changes_nothing(
     td, three_left, director, typed, code_text
 ):
     t = three_left
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     stacks = _stacks_of(t)
     ids = sorted(int(k[6:]) for k in stacks)
     amounts = {f"amount_{pk}": v for pk, v in zip(ids, typed, strict=True)}
@@ -1103,7 +1103,7 @@ def test_a_deal_a_player_has_not_agreed_to_is_refused_and_changes_nothing(
     """RULES 8.3: recorded only when every remaining player agrees. The director ticks two of
     the three: the panel names the third, nothing is written; all three ticked, it records."""
     t = three_left
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     stacks = _stacks_of(t)
     ids = sorted(int(k[6:]) for k in stacks)
     amounts = {f"amount_{pk}": v for pk, v in zip(ids, ("200", "125", "75"), strict=True)}
@@ -1157,7 +1157,7 @@ def test_payouts_form_sets_the_table_and_rounding_unit(td, seated_tournament, de
 
 def test_payouts_form_after_the_freeze_is_the_logged_change(td, seated_tournament, director):
     t = seated_tournament
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     t.refresh_from_db()
     frozen = list(t.frozen_prizes)
 

@@ -12,7 +12,7 @@ from django.utils.html import escape
 
 from tables import services as table_services
 from tables.models import Move, Seat
-from tourney import money, services
+from tourney import services
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors import clock as clock_reads
 from tourney.undo import action_undo
@@ -43,7 +43,7 @@ def three_left(director):
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     out = Seat.objects.filter(tournament=t, entry__player__name="Di Fox").get()
     services.elimination_record(tournament_id=t.pk, busts=[(out.entry_id, 100)], actor=director)
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     t.refresh_from_db()
     return t
 
@@ -157,7 +157,7 @@ def finished(director):
         services.entry_register(tournament_id=t.pk, name=n, actor=director)
         for n in ("Ann Lee", "Bob Stone", "Cy Diaz")
     ]
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     for e in es[1:]:
         services.elimination_record(tournament_id=t.pk, busts=[(e.pk, 100)], actor=director)
@@ -232,7 +232,7 @@ def test_the_log_names_the_level_or_break_jumped_to_and_the_player_who_reentered
     services.entry_register(tournament_id=t.pk, name="Cy Diaz", actor=director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     services.elimination_record(tournament_id=t.pk, busts=[(ann.pk, None)], actor=director)
-    new = money.entry_reenter(tournament_id=t.pk, entry_id=ann.pk, actor=director)
+    new = services.entry_reenter(tournament_id=t.pk, entry_id=ann.pk, actor=director)
     services.clock_action(tournament_id=t.pk, action="jump", index=level_5, actor=director)
     services.clock_action(tournament_id=t.pk, action="jump", index=brk, actor=director)
     html = td.get(url("tourney-dashboard-log", t), **HX).content.decode()

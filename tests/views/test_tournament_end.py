@@ -37,7 +37,7 @@ def event(director):
     )
     Tournament.objects.filter(pk=t.pk).update(public_names="full")
     e = {n: services.entry_register(tournament_id=t.pk, name=n, actor=director) for n in NAMES}
-    money.registration_close(tournament_id=t.pk, actor=director)
+    services.registration_close(tournament_id=t.pk, actor=director)
     money.payouts_set(tournament_id=t.pk, percentages=[4000, 3000, 2000, 1000], actor=director)
     services.clock_action(tournament_id=t.pk, action="start", actor=director)
     for n in ("Flo Grey", "Ed Fox", "Gina Hall"):

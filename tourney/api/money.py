@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Router, Schema, Status
 
 from tables import services as table_services
-from tourney import money
+from tourney import money, services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import MAX_CHIPS, MAX_MONEY, need_desk, need_director, tournament_or_404
@@ -78,7 +78,7 @@ def addon_create(request, tid: int, eid: int):
 )
 def reentry_create(request, tid: int, eid: int):
     need_desk(request)
-    e = money.entry_reenter(tournament_id=tid, entry_id=eid, actor=request.user)
+    e = services.entry_reenter(tournament_id=tid, entry_id=eid, actor=request.user)
     e = Entry.objects.select_related("player").get(pk=e.pk)
     seat = table_services.seats_of(e.tournament, [e.pk]).get(e.pk)
     return Status(

@@ -19,7 +19,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import trigger_client_event
 
-from tourney import desk, money
+from tourney import desk, money, services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Player, Tournament
 from tourney.roles import is_desk, is_director
@@ -309,7 +309,7 @@ def undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
 ENTRY_ACTIONS = {
     "rebuy": (money.entry_rebuy, "Rebuy"),
     "addon": (money.entry_addon, "Add-on"),
-    "reenter": (money.entry_reenter, "Re-entered"),
+    "reenter": (services.entry_reenter, "Re-entered"),
 }
 
 

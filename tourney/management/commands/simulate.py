@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from tables import services as table_services
 from tables.models import Move, Seat, Table
-from tourney import colorup, maintenance, money, selectors, services
+from tourney import colorup, maintenance, selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
@@ -234,7 +234,7 @@ class Simulation:
         busted = self.counts.get("last_busted")
         if busted and self.rng.random() < self.reentry_rate and self.counts["entries"] < self.n:
             try:
-                e = money.entry_reenter(
+                e = services.entry_reenter(
                     tournament_id=self.t.pk, entry_id=busted, actor=self.user, now=self.now
                 )
             except DomainError:

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from tourney import colorup, money
+from tourney import colorup, money, services
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
@@ -171,7 +171,7 @@ def payouts(request: HttpRequest, t: Tournament):
 def registration_close(request: HttpRequest, t: Tournament):
     """Close late registration now (and, ticked, the rebuy period): the payouts freeze
     (RULES 8.2) and a deal can be recorded (RULES 8.3)."""
-    money.registration_close(
+    services.registration_close(
         tournament_id=t.pk, rebuys=bool(request.POST.get("rebuys")), actor=request.user
     )
     return after_action(request, t, "money")
