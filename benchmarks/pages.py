@@ -51,8 +51,9 @@ def tournament(entries: int, user, rng: random.Random):
     from seating_services import field
 
     from tables import services as ts
-    from tourney import maintenance, services
+    from tourney import services
     from tourney.models import Entry
+    from tourney.services import maintenance
 
     t = field(entries, 0, user)  # registered in bulk, seats drawn below
     ts.seating_draw_all(tournament_id=t.pk, actor=user)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from tourney import services, setup
+from tourney import services
 from tourney.engine import structure as structure_engine
+from tourney.services import setup
 
 # What to write, per field of an item (the engine's fields, API.md).
 FIELD_FIX = {

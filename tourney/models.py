@@ -40,7 +40,7 @@ class Tournament(models.Model):
     added_money = models.PositiveBigIntegerField(default=0)
     rounding_unit = models.PositiveIntegerField(default=100)
     payout_percentages = models.JSONField(null=True, blank=True)
-    # RULES 8.2: prize per place once registration closes (tourney.money.payouts_freeze).
+    # RULES 8.2: prize per place once registration closes (tourney.services.money.payouts_freeze).
     frozen_prizes = models.JSONField(null=True, blank=True)
     # A new random token whenever either of the two fields above is written, set by the
     # database (triggers, migration 0006): the tournament lock reads those two big fields

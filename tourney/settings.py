@@ -316,7 +316,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CLOCK_SWEEP_SECONDS = env_number("CLOCK_SWEEP_SECONDS", 5.0, minimum=0.1)
-# Upkeep of the hot tables where the PostgreSQL server's autovacuum is off (tourney/maintenance.py).
+# Upkeep of the hot tables where the PostgreSQL server's autovacuum is off
+# (tourney/services/maintenance.py).
 VACUUM_SECONDS = env_number("VACUUM_SECONDS", 300.0, minimum=1)
 
 if not DEBUG:

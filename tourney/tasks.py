@@ -61,7 +61,7 @@ def clock_sweep() -> int:
 @shared_task(ignore_result=True)
 def vacuum_hot_tables() -> list[str]:
     """Upkeep of the tables every action rewrites, on a server whose autovacuum is off
-    (tourney/maintenance.py); nothing otherwise."""
-    from tourney.maintenance import vacuum_hot_tables as vacuum
+    (tourney/services/maintenance.py); nothing otherwise."""
+    from tourney.services.maintenance import vacuum_hot_tables as vacuum
 
     return vacuum()

@@ -139,8 +139,8 @@ def test_bad_user_forms_show_the_message_and_change_nothing(client, director):
 
 
 def test_the_last_director_cannot_drop_the_role(client, director):
-    from tourney.accounts import MSG_LAST_DIRECTOR
     from tourney.roles import is_director
+    from tourney.services.accounts import MSG_LAST_DIRECTOR
 
     client.force_login(director)
     r = client.post("/td/users/", {"op": "role", "username": "td", "role": "desk"})
@@ -226,8 +226,8 @@ def test_two_directors_adding_the_same_user_at_once_get_one_user_and_one_409(dir
     from django.contrib.auth import get_user_model
 
     from tests.threads import at_once
-    from tourney.accounts import user_create
     from tourney.engine.errors import DomainError
+    from tourney.services.accounts import user_create
 
     def add():
         try:

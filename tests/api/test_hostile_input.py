@@ -139,8 +139,8 @@ def test_a_table_number_beyond_the_database_is_not_found(client, director, seate
 
 def test_the_services_refuse_a_table_number_beyond_the_database(director, seated_tournament):
     from tables import services as ts
-    from tourney import colorup
     from tourney.engine.errors import DomainError
+    from tourney.services import colorup
 
     t = seated_tournament
     with pytest.raises(DomainError) as err:

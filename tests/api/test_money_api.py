@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 
 from tests.conftest import TWO_LEVELS
-from tourney import money, services
+from tourney import services
 from tourney.models import Entry, Event, Player, Tournament
+from tourney.services import money
 
 pytestmark = pytest.mark.django_db
 

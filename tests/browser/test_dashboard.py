@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
-from tourney import colorup, services
+from tourney import services
 from tourney.models import ChipDenomination, Entry, Event, Tournament
+from tourney.services import colorup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tables.models import Seat
 from tourney import services
-from tourney.setup import MSG_PAYOUTS_ORDER
+from tourney.services.setup import MSG_PAYOUTS_ORDER
 from tourney.views.dashboard.base import MSG_NOT_A_NUMBER
 from tourney.views.dashboard.panels import MSG_NOBODY_THERE, MSG_SAME_PLAYER_TWICE
 

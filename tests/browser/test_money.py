@@ -9,9 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
-from tourney import money, services
+from tourney import services
 from tourney.models import Entry, Event
 from tourney.selectors import money as money_reads
+from tourney.services import money
 from tourney.views.dashboard.reads import cash
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

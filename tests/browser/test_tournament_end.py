@@ -11,9 +11,10 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tables.models import Seat
-from tourney import money, services
+from tourney import services
 from tourney.models import Entry, Tournament
-from tourney.undo import action_undo
+from tourney.services import money
+from tourney.services.undo import action_undo
 
 from .conftest import RESOLUTIONS
 from .test_display import _overflows

@@ -287,7 +287,7 @@ def test_pause_records_the_pending_level_and_a_refused_action_records_nothing(t,
 
 
 def test_undoing_an_adjust_undoes_its_announcement_and_the_sweep_records_it_again(t, director):
-    from tourney.undo import action_undo
+    from tourney.services.undo import action_undo
 
     services.clock_action(tournament_id=t.pk, action="start", actor=director, now=T0)
     at = T0 + timedelta(minutes=25)

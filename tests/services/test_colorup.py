@@ -8,11 +8,12 @@ from __future__ import annotations
 import pytest
 
 from tables.models import Seat
-from tourney import colorup, selectors, services
+from tourney import selectors, services
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Event, Tournament
 from tourney.selectors import clock as clock_reads
+from tourney.services import colorup
 
 pytestmark = pytest.mark.django_db
 
@@ -530,7 +531,7 @@ def _colorup_state(t: Tournament) -> dict:
 def test_the_general_undo_takes_back_a_finish_then_the_races_then_goes_on(at_break, director):
     """The dashboard's undo of the last action, after a color-up: the finish, then each race
     (with the chips it added and its draw), then the action before them, exactly."""
-    from tourney.undo import action_redo, action_undo
+    from tourney.services.undo import action_redo, action_undo
 
     services.clock_action(tournament_id=at_break.pk, action="resume", actor=director)
     before_races = _colorup_state(at_break)
@@ -575,7 +576,7 @@ def test_the_general_undo_takes_back_a_finish_then_the_races_then_goes_on(at_bre
 def test_the_general_undo_of_a_race_keeps_a_later_draw(at_break, director):
     """A race whose draw is not the last one (a later draw was undone by its own undo, not
     the general one) gives back its chips but leaves the counter: no seed is dealt twice."""
-    from tourney.undo import action_undo
+    from tourney.services.undo import action_undo
 
     odd = {s: 1 for s in _seats(at_break, 1)}
     first = _race(at_break, 1, odd_chips=odd, actor=director)

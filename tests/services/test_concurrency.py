@@ -1,7 +1,7 @@
 """Two desks registering at once never share a seat (TOURNAMENT_DAY; issue 7's load: eight
 desks, 400 players, 45 tables), and eight desks choosing the same known player make one entry.
 Real threads on PostgreSQL, committed transactions, through the desk's own write path
-(``tourney.desk.desk_register``: its lock, then the known-player and re-entry branches)."""
+(``tourney.services.desk.desk_register``: its lock, then the known-player and re-entry branches)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ import pytest
 from django.db import connections
 
 from tables.models import Seat, Table
-from tourney import desk, services
+from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry
 from tourney.selectors import money as money_reads
+from tourney.services import desk
 
 from ..threads import at_once
 
@@ -114,8 +115,8 @@ def test_concurrent_addons_and_deals_apply_once(director):
     from itertools import count
 
     from tests.conftest import TWO_LEVELS
-    from tourney import money
     from tourney.models import Event
+    from tourney.services import money
 
     t = services.tournament_create(
         actor=director,

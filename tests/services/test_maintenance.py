@@ -1,5 +1,5 @@
 """Upkeep of the hot tables where the PostgreSQL server runs without autovacuum
-(tourney/maintenance.py): the beat task and the simulation call it."""
+(tourney/services/maintenance.py): the beat task and the simulation call it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 from django.db import connection
 
 from tables.models import Seat
-from tourney import maintenance, services
+from tourney import services
+from tourney.services import maintenance
 from tourney.tasks import vacuum_hot_tables
 
 

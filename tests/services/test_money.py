@@ -7,12 +7,13 @@ import pytest
 
 from tables.models import Seat
 from tests.conftest import TWO_LEVELS
-from tourney import money, selectors, services
+from tourney import selectors, services
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors import money as money_reads
-from tourney.undo import action_redo, action_undo
+from tourney.services import money
+from tourney.services.undo import action_redo, action_undo
 
 pytestmark = pytest.mark.django_db
 

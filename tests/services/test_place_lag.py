@@ -10,7 +10,7 @@ import pytest
 from tourney import selectors, services
 from tourney.models import Entry, Tournament
 from tourney.selectors import money as money_reads
-from tourney.undo import action_undo
+from tourney.services.undo import action_undo
 
 from .test_money import _create, _seated
 from .test_undo import snapshot

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 
-from tourney import money, services
+from tourney import services
 from tourney.core import locking
 from tourney.models import Entry, Event, Tournament
-from tourney.undo import action_undo
+from tourney.services import money
+from tourney.services.undo import action_undo
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ import pytest
 from tables import services as ts
 from tables.models import Move, Seat, Table
 from tourney import services
-from tourney.undo import action_redo, action_undo
+from tourney.services.undo import action_redo, action_undo
 
 from .test_undo import snapshot
 

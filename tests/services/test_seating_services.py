@@ -16,7 +16,7 @@ from tourney import services
 from tourney.core import locking
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event
-from tourney.undo import action_undo
+from tourney.services.undo import action_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -486,7 +486,7 @@ def test_a_quiet_elimination_writes_its_event_undo_data_seats_and_busts_in_one_s
     from django.test.utils import CaptureQueriesContext
 
     from tests.services.test_undo import snapshot
-    from tourney.undo import action_undo
+    from tourney.services.undo import action_undo
 
     t = make(director, tables=3, seats=9)
     entries = register(t, 27, director)

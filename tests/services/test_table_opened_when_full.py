@@ -83,7 +83,7 @@ def test_a_table_opened_in_play_draws_its_button_when_it_gets_players(director):
     while the clock runs and filled by balancing starts play then, so it draws its button (a
     random seated player, from the tournament's recorded randomness), in the same action's
     event, and the undo takes it back with the rest."""
-    from tourney.undo import action_undo
+    from tourney.services.undo import action_undo
 
     t = _full(director, start=True)
     entry = services.entry_register(tournament_id=t.pk, name="Player 28", actor=director)
@@ -99,7 +99,7 @@ def test_a_table_opened_in_play_draws_its_button_when_it_gets_players(director):
 
 
 def test_a_table_the_director_opens_in_play_draws_its_button(director):
-    from tourney.undo import action_undo
+    from tourney.services.undo import action_undo
 
     t = _full(director, start=True)
     Tournament.objects.filter(pk=t.pk).update(auto_open_tables=False)

@@ -12,9 +12,10 @@ import pytest
 
 from tables import services as ts
 from tables.models import Seat, Table
-from tourney import desk, services
+from tourney import services
 from tourney.models import Entry, Player
-from tourney.undo import action_undo
+from tourney.services import desk
+from tourney.services.undo import action_undo
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from tourney.engine import clock as clock_engine
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors import clock as clock_reads
-from tourney.undo import action_undo
+from tourney.services.undo import action_undo
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """Issue 31, item 6: a tournament's settings edited after creation — each change recorded,
 undone and redone through the log's undo; what no longer makes sense refused, nothing
-written (tourney/tournament_settings.py)."""
+written (tourney/services/tournament_settings.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tables.models import Table
-from tourney import money, services, undo
+from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Event, Tournament
-from tourney.tournament_settings import (
+from tourney.services import money, undo
+from tourney.services.tournament_settings import (
     LABELS,
     MSG_BAD_ZONE,
     MSG_BREAK_OVER,
@@ -215,7 +216,7 @@ def test_buy_in_fee_stack_and_seating_mode_refused_after_the_first_entry(t, dire
 
 
 def test_the_form_shows_the_services_own_reasons_and_an_unchanged_locked_field_passes(t, director):
-    from tourney.tournament_settings import MODEL_TO_FORM, field_locks, locked_fields
+    from tourney.services.tournament_settings import MODEL_TO_FORM, field_locks, locked_fields
 
     _register(t, 3, director)
     locks = field_locks(t)
@@ -288,7 +289,7 @@ def test_fewer_reentries_than_already_made_hold_from_now_on(t, director):
 
 def test_a_closed_rebuy_period_stays_closed(t, director):
     Tournament.objects.filter(pk=t.pk).update(rebuy_until=1, rebuys_open=False)
-    from tourney.tournament_settings import MSG_REBUYS_CLOSED
+    from tourney.services.tournament_settings import MSG_REBUYS_CLOSED
 
     _refused(t, {"rebuy_until": 4}, "rebuys_closed", MSG_REBUYS_CLOSED, "rebuy_until", director)
 

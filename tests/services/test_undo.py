@@ -14,11 +14,18 @@ from hypothesis import strategies as st
 from tables import services as ts
 from tables.models import Move, Seat, Table
 from tests.conftest import TWO_LEVELS
-from tourney import accounts, money, services, setup
+from tourney import services
 from tourney.core import events
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Level, Player, Tournament
-from tourney.undo import MSG_CANNOT_UNDO, action_redo, action_undo, event_changes, undo_target
+from tourney.services import accounts, money, setup
+from tourney.services.undo import (
+    MSG_CANNOT_UNDO,
+    action_redo,
+    action_undo,
+    event_changes,
+    undo_target,
+)
 
 from ..threads import at_once
 from .test_table_players import assert_table_players_true

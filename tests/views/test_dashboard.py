@@ -15,12 +15,13 @@ from django.utils.html import escape
 
 from tables import services as table_services
 from tables.models import Move, Seat, Table
-from tourney import charts, colorup, money, services, setup
+from tourney import charts, services
 from tourney.engine import payouts as payouts_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
 from tourney.selectors import clock as clock_reads
+from tourney.services import colorup, money, setup
 from tourney.views.dashboard import panels, reads
 
 pytestmark = pytest.mark.django_db

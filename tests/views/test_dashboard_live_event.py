@@ -15,7 +15,7 @@ from tables.models import Move, Seat
 from tourney import services
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors import clock as clock_reads
-from tourney.undo import action_undo
+from tourney.services.undo import action_undo
 
 pytestmark = pytest.mark.django_db
 

@@ -15,10 +15,11 @@ from django.utils import timezone
 
 from tables.models import Move, Seat
 from tables.services import move_manual, seat_set_available
-from tourney import desk, money, services
+from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.roles import DESK_GROUP
+from tourney.services import desk, money
 from tourney.views import desk as desk_views
 
 pytestmark = pytest.mark.django_db
@@ -601,7 +602,7 @@ def test_undo_gives_the_freed_seat_to_the_first_alternate_and_dee_waits_behind(
     clerk_client, desk_clerk, director
 ):
     from tests.services.test_table_players import assert_table_players_true
-    from tourney.undo import action_undo
+    from tourney.services.undo import action_undo
 
     t = _small(director)
     register(clerk_client, t, name="Ann Lee")

@@ -11,11 +11,12 @@ from django.utils.html import escape
 
 from tables import services as table_services
 from tables.models import Seat
-from tourney import form_messages, services, setup
+from tourney import form_messages, services
 from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.models import Entry, Tournament
 from tourney.selectors import clock as clock_reads
+from tourney.services import setup
 from tourney.views.dashboard import panels
 
 from .test_dashboard import SETUP

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tourney import tournament_settings
 from tourney.models import Event, Tournament
+from tourney.services import tournament_settings
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from tourney import form_messages, services
 from tourney.engine import structure as structure_engine
 from tourney.models import Event
 from tourney.selectors import clock as clock_reads
-from tourney.setup import MSG_BAD_LINE, levels_text
+from tourney.services.setup import MSG_BAD_LINE, levels_text
 from tourney.views.dashboard.tools import MSG_BAD_HOURS, MSG_LEVELS_TOO_LONG
 
 pytestmark = pytest.mark.django_db
@@ -166,7 +166,7 @@ def test_htmx_gets_the_editor_alone_and_a_client_redirect_after_saving(td, t):
 
 
 def test_only_the_director_edits_and_the_edit_is_undoable(client, t, desk_clerk, director):
-    from tourney.undo import action_undo
+    from tourney.services.undo import action_undo
 
     before = clock_reads.structure_items(t)
     r = client.post(_url(t), {"levels_text": LINES, "save": "1"})

@@ -11,8 +11,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from tourney import desk, services, setup
+from tourney import services
 from tourney.models import Tournament
+from tourney.services import desk, setup
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,10 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from tourney import money, services
+from tourney import services
 from tourney.models import Entry, Tournament
-from tourney.undo import action_undo
+from tourney.services import money
+from tourney.services.undo import action_undo
 
 pytestmark = pytest.mark.django_db
 

@@ -258,7 +258,7 @@ def test_time_left_that_is_no_time_is_none(typed):
 def test_the_director_types_the_time_left_and_can_undo_it(td, seated_tournament, director):
     """RULES 4.3: the current item's time left changes; recorded, undoable."""
     from tourney.models import Event
-    from tourney.undo import action_undo
+    from tourney.services.undo import action_undo
 
     t = seated_tournament
     services.clock_action(tournament_id=t.pk, action="start", actor=director)

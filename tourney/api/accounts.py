@@ -6,10 +6,10 @@ from typing import Literal
 
 from ninja import Field, Router, Schema, Status
 
-from tourney import accounts as account_services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import need_director, tournament_or_404
+from tourney.services import accounts as account_services
 
 router = Router(**out.ROUTER_OPTIONS)
 

@@ -7,7 +7,7 @@ from ninja import Router
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import need_director, tournament_or_404
-from tourney.undo import action_redo, action_undo
+from tourney.services.undo import action_redo, action_undo
 
 router = Router(**out.ROUTER_OPTIONS)
 

@@ -1,15 +1,15 @@
-"""API v1 endpoints for the color-up at a break (RULES 5), mounted by tourney/api/__init__. Thin:
-the services and reads are tourney/colorup.py. Reading is for the desk too (API.md: the desk
-reads); racing, undoing and finishing are the director's."""
+"""API v1 endpoints for the color-up at a break (RULES 5), mounted by tourney/api/__init__.
+Thin: the services and reads are tourney/services/colorup.py. Reading is for the desk too (API.md:
+the desk reads); racing, undoing and finishing are the director's."""
 
 from __future__ import annotations
 
 from ninja import Field, Router, Schema, Status
 
-from tourney import colorup
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import int_key, need_desk, need_director, tournament_or_404
+from tourney.services import colorup
 
 router = Router(tags=["colorup"], **out.ROUTER_OPTIONS)
 

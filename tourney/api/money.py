@@ -1,6 +1,6 @@
 """API v1 endpoints for money (mounted by tourney/api/__init__): rebuys, add-ons, re-entries, the
 money summary, payout tables and their freeze, deals (RULES 7.2, 8). Thin: check the role,
-validate the schema, call one service in tourney/money.py, shape the answer."""
+validate the schema, call one service in tourney/services/money.py, shape the answer."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Router, Schema, Status
 
 from tables import services as table_services
-from tourney import money, services
+from tourney import services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import MAX_CHIPS, MAX_MONEY, need_desk, need_director, tournament_or_404
@@ -17,6 +17,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
 from tourney.models import Entry
 from tourney.selectors import money as money_reads
+from tourney.services import money
 
 router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 

@@ -213,7 +213,7 @@ class Journal:
     def complete(self, event) -> None:
         """Give the action's own (last) event its undo data, the ids of the action's other
         events and how to redo it. A deferred last event is inserted with all this; its own
-        id joins the list of the action's events when undo reads it (tourney/undo.py)."""
+        id joins the list of the action's events when undo reads it (tourney/services/undo.py)."""
         event.payload = {
             **event.payload,
             "undo": self.as_payload(),

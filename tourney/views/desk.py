@@ -19,10 +19,11 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import trigger_client_event
 
-from tourney import desk, money, services
+from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Player, Tournament
 from tourney.roles import is_desk, is_director
+from tourney.services import desk, money
 from tourney.views import public_url
 
 MSG_OVERRIDE_DIRECTOR_ONLY = "Only the director can register after registration has closed."
@@ -291,7 +292,7 @@ def _opened_words(table: int, moved: int) -> str:
 @login_required
 @require_POST
 def undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Undo the clerk's own last registration within a minute (tourney.desk)."""
+    """Undo the clerk's own last registration within a minute (tourney.services.desk)."""
     t = _tournament(request, tournament_id)
     entry = _entry_or_none(t, request.POST.get("entry"))
     try:

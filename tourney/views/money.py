@@ -1,5 +1,5 @@
 """Results exports: CSV and the printable results sheet (RULES 7.2, 8.3). Thin: check access,
-read through tourney.money, render."""
+read through tourney.services.money, render."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.text import slugify
 
-from tourney import money, services
+from tourney import services
 from tourney.models import Tournament
 from tourney.roles import is_desk
 from tourney.selectors import money as money_reads
+from tourney.services import money
 
 # entry_number: the number on the player's ticket (the API's "entry" is the row's id)
 CSV_HEADER = ("place", "place_to", "name", "entry_number", "prize", "deal")

@@ -29,13 +29,14 @@ from django.utils import timezone
 
 from tables import services as table_services
 from tables.models import Move, Seat, Table
-from tourney import colorup, maintenance, selectors, services
+from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.selectors import clock as clock_reads
 from tourney.selectors import money as money_reads
+from tourney.services import colorup, maintenance
 
 
 class Invariant(AssertionError):
@@ -217,8 +218,9 @@ class Simulation:
         return self.phase_s["upkeep (vacuum)"] - before
 
     def upkeep(self, every: int = 500) -> None:
-        """What the worker's beat does on a server without autovacuum (tourney/maintenance.py):
-        the hot tables vacuumed, here every ``every`` write actions, timed as its own phase."""
+        """What the worker's beat does on a server without autovacuum
+        (tourney/services/maintenance.py): the hot tables vacuumed, here every ``every`` write
+        actions, timed as its own phase."""
         actions = self.counts["entries"] + self.counts["hands"] + self.counts["button_moves"]
         if actions - self.counts["upkeep_at"] >= every:
             self.counts["upkeep_at"] = actions

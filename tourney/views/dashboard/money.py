@@ -1,5 +1,5 @@
-"""Money and color-up panels: thin views over tourney.money (pool, payouts, bubble, results,
-deals) and tourney.colorup (pending color-up, per-table races, rack plan)."""
+"""Money and color-up panels: thin views over tourney.services.money (pool, payouts, bubble,
+results, deals) and tourney.services.colorup (pending color-up, per-table races, rack plan)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from tourney import colorup, money, services
+from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.selectors import total_chips
-from tourney.setup import parse_money, parse_payouts
+from tourney.services import colorup, money
+from tourney.services.setup import parse_money, parse_payouts
 from tourney.views.dashboard.base import (
     VERSION_HEADER,
     action,

@@ -10,11 +10,12 @@ from django.views.decorators.http import require_safe
 
 from tables import services as table_services
 from tables.models import Move, Seat
-from tourney import services, setup
+from tourney import services
 from tourney.engine import clock as clock_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
+from tourney.services import setup
 from tourney.views.dashboard import reads
 from tourney.views.dashboard.base import (
     BUST_ROWS_SHOWN,
@@ -342,7 +343,7 @@ def _announce(request: HttpRequest, t: Tournament):
 
 @action("log")
 def undo(request: HttpRequest, t: Tournament):
-    from tourney.undo import action_redo, action_undo
+    from tourney.services.undo import action_redo, action_undo
 
     # ``event``: the action the button named; a stale click (another director, a double
     # click) is refused under the lock instead of undoing the action before it.
@@ -359,11 +360,11 @@ def undo(request: HttpRequest, t: Tournament):
 @require_safe
 def log_event(request: HttpRequest, t: Tournament, event_id: int) -> HttpResponse:
     """One event of the log in detail: who, when, what, and the state before and after
-    (worked out now, from the undo journal: ``tourney.undo.event_changes``)."""
+    (worked out now, from the undo journal: ``tourney.services.undo.event_changes``)."""
     from django.shortcuts import render
 
     from tourney.models import Event
-    from tourney.undo import event_changes
+    from tourney.services.undo import event_changes
 
     ev = (
         Event.objects.filter(tournament=t, pk=event_id).select_related("actor").first()

@@ -17,17 +17,17 @@ from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Event, Tournament
-from tourney.money import (
+from tourney.selectors import average_stack
+from tourney.selectors import clock as clock_reads
+from tourney.selectors.money import pool_of
+from tourney.services.money import (
     deal_amounts,
     deal_quote,
     money_open,
     money_summary,
     window_passed,
 )
-from tourney.selectors import average_stack
-from tourney.selectors import clock as clock_reads
-from tourney.selectors.money import pool_of
-from tourney.setup import level_number_of
+from tourney.services.setup import level_number_of
 
 BIG_FIELD_TABLES = 100  # from this many open tables on, tiles collapse to counts
 SEARCH_LIMIT = 30
@@ -560,7 +560,7 @@ def _step(ev, look: dict[str, Any] | None = None) -> dict[str, Any] | None:
 
 
 def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
-    from tourney.undo import next_steps
+    from tourney.services.undo import next_steps
 
     events = list(log_events(t, kind)[:LOG_SHOWN])
     steps = next_steps(t)  # the Undo and Redo buttons say which action they act on

@@ -1,5 +1,5 @@
 """Setup: create a tournament from the form (presets, the generator or typed levels, with the
-structure chart as a preview), or copy a past one. The form handling is tourney.setup."""
+structure chart as a preview), or copy a past one. The form handling is tourney.services.setup."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from tourney import charts, form_messages, setup, tournament_settings
+from tourney import charts, form_messages
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Event, Tournament
+from tourney.services import setup, tournament_settings
 from tourney.views.dashboard.base import CHANGED_EVENT, director_only, director_view
 
 PAST_SHOWN = 30

@@ -23,7 +23,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.selectors import clock as clock_reads
-from tourney.setup import levels_text, parse_levels_text
+from tourney.services.setup import levels_text, parse_levels_text
 from tourney.views.dashboard import reads
 from tourney.views.dashboard.base import director_view, int_field
 

@@ -1,7 +1,7 @@
 """The director's users page (issue 10): users and their roles, API tokens (issued for any
 user, shown once, revocable), the log of account changes; and the display-token rotation of
 one tournament, behind a confirm step. Thin: check access, read the form, call one service
-(tourney/accounts.py), render.
+(tourney/services/accounts.py), render.
 
 Ownership: a director manages every tournament of this installation (one card room); there
 is no per-tournament owner (README, "Roles")."""
@@ -15,9 +15,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from tourney import accounts
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
+from tourney.services import accounts
 from tourney.views.dashboard.base import director_only, director_view
 
 TEMPLATE = "dashboard/users.html"

@@ -556,8 +556,8 @@ def _race_undo(
 
 
 def colorup_undo_event(t: Tournament, event: Event, actor=None) -> dict[str, Any]:
-    """The general undo of the last action (``tourney.undo``) when that action is a chip race
-    or a color-up finish, which keep no journal: their own exact undo, with the tournament row
+    """The general undo of the last action (``tourney.services.undo``) when that action is a chip
+    race or a color-up finish, which keep no journal: their own exact undo, with the tournament row
     already locked by the caller. A race: ``_race_undo`` (the chips it added leave the total,
     RULES 5.9, and the draw counter goes back). A finish: its chips are in play again and the
     races it closed are live again; nothing else changed with it."""

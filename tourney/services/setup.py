@@ -31,7 +31,7 @@ from django.conf import settings
 from django.db import transaction
 
 from tables.models import Move
-from tourney import money, services
+from tourney import services
 from tourney.core.events import record_event
 from tourney.core.locking import lock_tournament
 from tourney.engine import clock as clock_engine
@@ -40,6 +40,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Event, Tournament
 from tourney.selectors import clock as clock_reads
+from tourney.services import money
 
 MSG_NO_MOVES = "Tick at least one move."
 MSG_MOVE_NOT_FOUND = "No such move in this tournament."

@@ -33,7 +33,8 @@ from tourney.engine import places as places_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
-from tourney.money import (
+from tourney.selectors.clock import anchor_of, clock_index, structure_items
+from tourney.services.money import (
     MSG_ALREADY_CLOSED,
     MSG_NO_REENTRIES,
     MSG_REENTRY_NOT_BUSTED,
@@ -41,7 +42,6 @@ from tourney.money import (
     _action,
     _window_passed,
 )
-from tourney.selectors.clock import anchor_of, clock_index, structure_items
 
 DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
     (25, "green"),
@@ -310,7 +310,7 @@ def _freeze_if_closed(t: Tournament, actor=None) -> None:
         return
     if not Entry.objects.filter(tournament=t).exists():
         return
-    from tourney.money import payouts_freeze_locked
+    from tourney.services.money import payouts_freeze_locked
 
     payouts_freeze_locked(t, actor=actor)
 
@@ -403,7 +403,7 @@ def _color_up_prepared(t: Tournament, at: datetime) -> dict[str, Any]:
     at that instant, RULES 5.1): the chips it removes, the chip each changes up into, the
     tables that have to race and the chips in play; recorded in the BreakStarted event, so
     the floor has the plan at the boundary (the color-up page derives the same live)."""
-    from tourney.colorup import colorup_pending
+    from tourney.services.colorup import colorup_pending
 
     p = colorup_pending(t, at)
     return {
@@ -485,14 +485,14 @@ def entry_register(
 
 def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     """The new entry of ``player`` (a new, unsaved Player is inserted with it), bought in
-    and seated: ``entry_register`` once its checks passed, and a re-entry (tourney.money),
+    and seated: ``entry_register`` once its checks passed, and a re-entry (tourney.services.money),
     inside the caller's action on ``t``. ``entry.seat_move``: its seating (``seat_entry``'s
     move: "to" table and seat), None while it waits for the draw or a seat."""
     from tables.models import Seat
     from tables.services import seat_entry
 
     if not t.registration_open:  # a director's override: a deal needs registration closed
-        from tourney.money import refuse_after_deal
+        from tourney.services.money import refuse_after_deal
 
         refuse_after_deal(t)  # RULES 8.3: the deal's amounts would no longer add up
     new_player = player.pk is None
@@ -539,7 +539,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     entry.seat_move = seat_entry(t, entry, event=event, last=True) if seat_now else None
     _places_move_down(t, done=stepped or None)
     if t.frozen_prizes is not None:  # a director's late override: share the new money
-        from tourney.money import _log_refreeze, _money_added
+        from tourney.services.money import _log_refreeze, _money_added
 
         _log_refreeze(event, _money_added(t))  # RULES 8.2: a change of frozen prizes is logged
     return entry
@@ -576,7 +576,7 @@ def _places_move_down(t: Tournament, *, done: tuple | None = None) -> None:
     On PostgreSQL the step runs inside the new entry's INSERT (``done``: what it returned,
     ``LAG_STEP_SUMMARY``), with what ``prizes_refresh`` asks about the finishers. Elsewhere
     the finishers are read first and the step is a statement of its own."""
-    from tourney.money import finishers_of, prizes_refresh
+    from tourney.services.money import finishers_of, prizes_refresh
 
     if done is not None:
         lag, best, prized = done
@@ -808,7 +808,7 @@ def elimination_record(
                     eid,
                 ]
             )
-        from tourney.money import place_is_paid, prizes_assign, prizes_assign_placed
+        from tourney.services.money import place_is_paid, prizes_assign, prizes_assign_placed
 
         gone = Counter(tn for tn, _ in where.values())
         dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
@@ -1050,7 +1050,7 @@ def structure_set(
 
 # ---------------------------------------------------------------- re-entry, closing registration
 # (RULES 1.3, 4.4, 8.2: money actions that add an entry or freeze the payouts, so they live
-# with ``entry_add`` and ``_freeze_if_closed``; tourney/money.py never imports this module)
+# with ``entry_add`` and ``_freeze_if_closed``; tourney/services/money.py never imports this module)
 
 
 def entry_reenter(

@@ -301,7 +301,7 @@ def _action(
     tournament_id: int, service: str, kwargs: dict[str, Any], *, running: bool = True
 ) -> Iterator[Tournament]:
     """One money action: transaction, tournament row locked first, undo journal, and how
-    to redo it (tourney/undo.py). ``running``: refused once the tournament is finished."""
+    to redo it (tourney/services/undo.py). ``running``: refused once the tournament is finished."""
     call = {"service": service, "kwargs": kwargs}
     with tournament_action(tournament_id, call=call) as t:
         if running and t.status == Tournament.Status.FINISHED:

@@ -1,10 +1,10 @@
 """Editing a tournament's settings after it was created (issue 31, item 6): the dashboard's
 settings page turned into one call of ``tournament_settings_update``, recorded as a
-``settings_changed`` Event, undone and redone by the general undo (tourney/undo.py).
+``settings_changed`` Event, undone and redone by the general undo (tourney/services/undo.py).
 
 Readings of the issue where it is silent (refusals change nothing and say how to go on):
 
-- Money, windows and rule settings are those of the setup form (tourney/setup.py): money in
+- Money, windows and rule settings are those of the setup form (tourney/services/setup.py): money in
   currency units, late registration and rebuys "until the end of level N", the add-on "at
   break N", payouts in percent per place (``money.payouts_set`` does that part, so its own
   checks apply: not after a deal, not more places than entries once frozen).
@@ -30,13 +30,13 @@ import zoneinfo
 from typing import Any
 
 from tables.models import Seat, Table
-from tourney import money
 from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Tournament
 from tourney.selectors.clock import clock_index, structure_items
+from tourney.services import money
 
 MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
 MSG_UNKNOWN_SETTING = "{field} is not a setting that can be edited."
@@ -363,7 +363,7 @@ def summary_of(t: Tournament, done: dict[str, list]) -> str:
 
 # ---------------------------------------------------------------- the settings form
 
-# The setup form's fields that stay editable, with their setup names (tourney/setup.py).
+# The setup form's fields that stay editable, with their setup names (tourney/services/setup.py).
 FORM_FIELDS = (
     "name",
     "seats_per_table",
@@ -411,7 +411,7 @@ def _settings_form_class():
 
     from django import forms
 
-    from tourney.setup import SetupForm
+    from tourney.services.setup import SetupForm
 
     fields = {name: copy.deepcopy(SetupForm.base_fields[name]) for name in FORM_FIELDS}
     fields["starting_stack"].initial = None
@@ -425,7 +425,7 @@ def settings_initial(t: Tournament) -> dict[str, Any]:
     """The settings form filled in from the tournament as it is now."""
     from django.conf import settings as django_settings
 
-    from tourney import setup
+    from tourney.services import setup
 
     items = structure_items(t)
 
@@ -468,7 +468,7 @@ def settings_initial(t: Tournament) -> dict[str, Any]:
 def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
     """The cleaned settings form → ``tournament_settings_update``'s ``changes``: only what
     differs from the tournament now. Raises DomainError naming the form's field."""
-    from tourney import setup
+    from tourney.services import setup
 
     items = structure_items(t)
 

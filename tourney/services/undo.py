@@ -40,7 +40,7 @@ SELF_UNDOS = (
     "color_up_finish_undone",
 )
 # Actions that keep no journal but have an exact undo of their own, which the general undo
-# calls (``tourney.colorup.colorup_undo_event``): a chip race and a color-up finish.
+# calls (``tourney.services.colorup.colorup_undo_event``): a chip race and a color-up finish.
 DELEGATED = {"chip_race", "color_up_finished"}
 # The bottom of the stack: nothing before these is undone (a copy starts a new tournament).
 NO_UNDO_NEEDED = {"tournament_created", "tournament_copied"}
@@ -94,7 +94,7 @@ def action_undo(*, tournament_id: int, actor=None, expected: int | None = None) 
         if target is None:
             raise DomainError("nothing_to_undo", MSG_NOTHING_TO_UNDO, status=409)
         if target.kind in DELEGATED and "undo" not in (target.payload or {}):
-            from tourney.colorup import colorup_undo_event
+            from tourney.services.colorup import colorup_undo_event
 
             colorup_undo_event(t, target, actor)  # records its own undo event
             return {"undid": target.pk, "kind": target.kind}
@@ -105,7 +105,7 @@ def action_undo(*, tournament_id: int, actor=None, expected: int | None = None) 
         events = sorted({*(target.payload.get("events") or ()), target.pk})
         Move.objects.filter(event_id__in=events).delete()
         Event.objects.filter(pk__in=events).update(undone=True)
-        from tourney.money import prizes_assign
+        from tourney.services.money import prizes_assign
 
         prizes_assign(t)
         record_event(t, "undo", {"undid": target.pk, "kind": target.kind}, actor)
@@ -133,7 +133,8 @@ def redo_target(t: Tournament) -> Event | None:
 
 def _services() -> dict[str, Any]:
     from tables import services as ts
-    from tourney import money, services, tournament_settings
+    from tourney import services
+    from tourney.services import money, tournament_settings
 
     table = {
         "elimination_record": services.elimination_record,

@@ -3,8 +3,8 @@ registration) and the reads its screen shows (type-ahead over known players, the
 alternates, today's totals by clerk).
 
 Registration, re-entry, rebuy and add-on rules stay in ``tourney.services`` and
-``tourney.money``; this module only chooses which of them a desk action means and reads rows
-for the screen."""
+``tourney.services.money``; this module only chooses which of them a desk action means and reads
+rows for the screen."""
 
 from __future__ import annotations
 
@@ -31,7 +31,6 @@ from django.utils import timezone
 
 from tables.models import Move, Seat, Table
 from tables.services import alternates_waiting, blocked_sql, seat_alternates
-from tourney import money
 from tourney.core.events import event_payload_set, record_event
 from tourney.core.locking import lock_tournament, tournament_action
 from tourney.core.rows import marks
@@ -41,6 +40,7 @@ from tourney.selectors.clock import clock_read
 from tourney.services import (
     entry_reenter,
     entry_register,
+    money,
     place_lag_step,
 )
 
