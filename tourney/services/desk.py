@@ -37,12 +37,8 @@ from tourney.core.rows import marks
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.selectors.clock import clock_read
-from tourney.services import (
-    entry_reenter,
-    entry_register,
-    money,
-    place_lag_step,
-)
+from tourney.services import money
+from tourney.services.entries import entry_reenter, entry_register, place_lag_step
 
 UNDO_SECONDS = 60
 MAX_ID = 2**63  # ids are 64-bit: a larger one names no row (and overflows SQLite's driver)

@@ -1,5 +1,5 @@
 """Setting a tournament up from the dashboard: the setup form's fields turned into one call of
-``services.tournament_create`` (plus ``money.payouts_set`` for a payout table), copying a past
+``tournaments.tournament_create`` (plus ``money.payouts_set`` for a payout table), copying a past
 tournament, and ticking moves off as announced.
 
 Readings of the issue where it is silent:
@@ -31,7 +31,6 @@ from django.conf import settings
 from django.db import transaction
 
 from tables.models import Move
-from tourney import services
 from tourney.core.events import record_event
 from tourney.core.locking import lock_tournament
 from tourney.engine import clock as clock_engine
@@ -40,7 +39,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Event, Tournament
 from tourney.selectors import clock as clock_reads
-from tourney.services import money
+from tourney.services import money, tournaments
 
 MSG_NO_MOVES = "Tick at least one move."
 MSG_MOVE_NOT_FOUND = "No such move in this tournament."
@@ -69,7 +68,7 @@ STRUCTURE_CHOICES = (
     ("generate", "Generate from the settings below"),
     ("custom", "As typed in the levels box"),
 )
-DEFAULT_CHIPS_TEXT = ", ".join(f"{v} {c}" for v, c in services.DEFAULT_CHIPS)
+DEFAULT_CHIPS_TEXT = ", ".join(f"{v} {c}" for v, c in tournaments.DEFAULT_CHIPS)
 
 
 # ---------------------------------------------------------------- moves
@@ -403,7 +402,7 @@ def setup_create(*, data: dict[str, Any], actor) -> Tournament:
     """Create the tournament the setup form describes, all or nothing."""
     plan = setup_plan(data)
     with transaction.atomic():
-        t = services.tournament_create(
+        t = tournaments.tournament_create(
             actor=actor,
             name=plan["name"],
             seats_per_table=plan["seats_per_table"],
@@ -546,7 +545,7 @@ def tournament_copy(
     options = {f: getattr(src, f) for f in COPIED_FIELDS if f not in explicit}
     bp = _custom_payouts(src)
     with transaction.atomic():
-        t = services.tournament_create(
+        t = tournaments.tournament_create(
             actor=actor,
             name=name,
             seats_per_table=src.seats_per_table,

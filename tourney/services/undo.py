@@ -133,18 +133,17 @@ def redo_target(t: Tournament) -> Event | None:
 
 def _services() -> dict[str, Any]:
     from tables import services as ts
-    from tourney import services
-    from tourney.services import money, tournament_settings
+    from tourney.services import clock, eliminations, entries, money, tournament_settings
 
     table = {
-        "elimination_record": services.elimination_record,
-        "entry_register": services.entry_register,
-        "clock_action": services.clock_action,
+        "elimination_record": eliminations.elimination_record,
+        "entry_register": entries.entry_register,
+        "clock_action": clock.clock_action,
         "table_set_button": ts.table_set_button,
         "move_manual": ts.move_manual,
         "tournament_settings_update": tournament_settings.tournament_settings_update,
-        "entry_reenter": services.entry_reenter,
-        "registration_close": services.registration_close,
+        "entry_reenter": entries.entry_reenter,
+        "registration_close": entries.registration_close,
     }
     for name in (
         "entry_rebuy",

@@ -1,0 +1,260 @@
+"""The clock's writes: the director's clock actions, the announcements at each boundary
+(the Celery tick and sweep call ``clock_announce``) and the scheduling of the next one."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tourney.core import schedule
+from tourney.core.events import record_event
+from tourney.core.locking import tournament_action
+from tourney.core.messages import MSG_TOURNAMENT_FINISHED
+from tourney.engine import clock as clock_engine
+from tourney.engine.errors import DomainError
+from tourney.models import Tournament
+from tourney.selectors.clock import anchor_of, structure_items
+from tourney.services.entries import _freeze_if_closed
+
+# ---------------------------------------------------------------- structure and clock
+
+
+def _store_anchor(t: Tournament, a: clock_engine.Anchor) -> None:
+    t.clock_index = a.index
+    t.clock_left_ms = a.left_ms
+    t.clock_at = a.at
+    t.clock_running = a.running
+    t.clock_started = a.started
+
+
+def _anchor_dict(a: clock_engine.Anchor) -> dict[str, Any]:
+    d = asdict(a)
+    d["at"] = a.at.isoformat() if a.at else None
+    return d
+
+
+# The most ticks one sweep queues for one clock (1-second levels and a long sweep interval).
+MAX_SWEEP_TICKS = 20
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "adjust", "set", "jump")
+MSG_BAD_CLOCK_ACTION = "Unknown clock action."
+
+
+def clock_action(
+    *,
+    tournament_id: int,
+    action: str,
+    actor=None,
+    seconds: int | None = None,
+    index: int | None = None,
+    now: datetime | None = None,
+) -> clock_engine.ClockState:
+    """start, pause, resume, next, previous, adjust (seconds), set (``seconds``: the time left
+    of the current item), jump (index) — RULES 4.3."""
+    if action not in CLOCK_ACTIONS:
+        raise DomainError("bad_action", MSG_BAD_CLOCK_ACTION, fields={"action": action})
+    now = now or timezone.now()
+    call = {
+        "service": "clock_action",
+        "kwargs": {"action": action, "seconds": seconds, "index": index, "now": now.isoformat()},
+    }
+    with tournament_action(tournament_id, call=call) as t:
+        if t.status == Tournament.Status.FINISHED:
+            raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
+        items = structure_items(t)
+        before = anchor_of(t)
+        # Transitions the clock already made under the old anchor but nobody recorded yet (the
+        # worker was down, or its tick is a moment away) are recorded first, once: the action
+        # then re-anchors from where the clock really is (RULES 4.3). A refused action rolls
+        # them back with it; the sweep records them then.
+        if before.started:
+            _announce_locked(t, items, before, now)
+        if action == "start":
+            after = clock_engine.start(items, now, anchor=before)
+        elif action == "pause":
+            after = clock_engine.pause(items, before, now)
+        elif action == "resume":
+            after = clock_engine.resume(items, before, now)
+        elif action == "next":
+            after = clock_engine.next_item(items, before, now)
+        elif action == "previous":
+            after = clock_engine.previous_item(items, before, now)
+        elif action == "adjust":
+            if seconds is None:
+                raise DomainError(
+                    "bad_input",
+                    "Give the seconds to add or remove.",
+                    fields={"seconds": "required with adjust"},
+                )
+            after = clock_engine.adjust(items, before, now, seconds)
+        elif action == "set":
+            # The time left typed in (issue 31: not 19 clicks on "-1 min"), RULES 4.3.
+            if seconds is None:
+                raise DomainError(
+                    "bad_input",
+                    clock_engine.MSG_BAD_TIME_LEFT,
+                    fields={"seconds": clock_engine.MSG_BAD_TIME_LEFT},
+                )
+            after = clock_engine.set_remaining(items, before, now, seconds)
+        else:
+            if index is None:
+                raise DomainError(
+                    "bad_input",
+                    "Give the index to jump to.",
+                    fields={"index": "required with jump"},
+                )
+            after = clock_engine.jump(items, before, now, index)
+        _store_anchor(t, after)
+        state = clock_engine.state(items, after, now)
+        if action == "start":
+            t.status = Tournament.Status.RUNNING
+            from tables.services import buttons_draw_at_start
+
+            buttons_draw_at_start(t, actor=actor)
+        # A director's jump is its own announcement: transitions start from here.
+        if action in ("start", "next", "previous", "jump") or (
+            action == "adjust" and state.index != t.clock_announced
+        ):
+            t.clock_announced = state.index
+        _apply_level_windows(t, state.index)
+        t.save()
+        _freeze_if_closed(t, actor)
+        record_event(
+            t,
+            f"clock_{action}",
+            {
+                "before": _anchor_dict(before),
+                "after": _anchor_dict(after),
+                "seconds": seconds,
+                "index": index,
+            },
+            actor,
+        )
+        _schedule_next_boundary(t, items, after, now)
+    return state
+
+
+def _apply_level_windows(t: Tournament, index: int) -> list[str]:
+    """RULES 4.4: late registration / rebuys close at the end of their configured level."""
+    closed = []
+    if t.late_reg_until is not None and index > t.late_reg_until and t.registration_open:
+        t.registration_open = False
+        closed.append("registration")
+    if t.rebuy_until is not None and index > t.rebuy_until and t.rebuys_open:
+        t.rebuys_open = False
+        closed.append("rebuys")
+    return closed
+
+
+def _schedule_next_boundary(t, items, anchor, now, within: timedelta | None = None) -> None:
+    """After commit, queue an ETA task for each of the next few boundaries, so the worker
+    holds them well before they are due (a stale one, after a pause or a jump, finds nothing
+    to announce: the announcement is derived from the anchors). ``within``: every boundary
+    before ``now + within`` instead (the sweep's, so a restarted worker that lost the ticks
+    it held gets them again before they are due)."""
+    if not anchor.running:
+        return
+    if within is None:
+        upcoming = clock_engine.boundaries(items, anchor, now, now + timedelta(hours=2))[:3]
+    else:
+        upcoming = clock_engine.boundaries(items, anchor, now, now + within)[:MAX_SWEEP_TICKS]
+    if not upcoming:
+        return
+    tid = t.pk
+
+    def send() -> None:
+        for index, at in upcoming:
+            schedule.clock_tick(tid, index, at)
+
+    transaction.on_commit(send)
+
+
+def clock_announce(
+    *, tournament_id: int, now: datetime | None = None, schedule_within: timedelta | None = None
+) -> list[int]:
+    """Record each level or break that has started since the last announcement, exactly once
+    (LevelStarted / BreakStarted), and apply what a transition does: close late registration
+    and rebuys at their levels (RULES 4.4), prepare a color-up break. Idempotent: the
+    tournament lock and `clock_announced` make a second or concurrent run record nothing.
+    ``schedule_within`` (the sweep's): also queue the ticks of the boundaries coming before
+    ``now + schedule_within``, whether or not anything was recorded."""
+    now = now or timezone.now()
+    with tournament_action(tournament_id) as t:
+        if not t.clock_started or t.status == Tournament.Status.FINISHED:
+            return []
+        items = structure_items(t)
+        anchor = anchor_of(t)
+        recorded = _announce_locked(t, items, anchor, now)
+        if recorded:
+            _freeze_if_closed(t)
+            _schedule_next_boundary(t, items, anchor, now)
+        if schedule_within is not None:
+            _schedule_next_boundary(t, items, anchor, now, within=schedule_within)
+    return recorded
+
+
+def _announce_locked(t: Tournament, items, anchor: clock_engine.Anchor, now: datetime) -> list[int]:
+    """The body of ``clock_announce`` for a caller holding the lock: record every item started
+    under ``anchor`` since ``t.clock_announced`` (a paused anchor's own item too), apply its
+    windows (RULES 4.4) and, at a color-up break, the color-up it prepares (RULES 5.1)."""
+    if not anchor.started:
+        return []
+    state = clock_engine.state(items, anchor, now)
+    if state.index <= t.clock_announced:
+        return []
+    recorded: list[int] = []
+    for idx in range(t.clock_announced + 1, state.index + 1):
+        item = items[idx]
+        kind = "break_started" if item.kind == "break" else "level_started"
+        closed = _apply_level_windows(t, idx)
+        due = _item_start(items, anchor, idx, now)
+        payload = {
+            "index": idx,
+            "due": due,
+            "recorded_at": now.isoformat(),
+            "closed": closed,
+            "color_up": list(item.color_up),
+        }
+        if item.kind == "break" and item.color_up:
+            due_at = datetime.fromisoformat(due) if due else now
+            payload["color_up_pending"] = _color_up_prepared(t, due_at)
+        record_event(t, kind, payload)
+        recorded.append(idx)
+    t.clock_announced = state.index
+    Tournament.objects.filter(pk=t.pk).update(
+        clock_announced=state.index,
+        registration_open=t.registration_open,
+        rebuys_open=t.rebuys_open,
+    )
+    return recorded
+
+
+def _color_up_prepared(t: Tournament, at: datetime) -> dict[str, Any]:
+    """What the color-up of the break starting at ``at`` will do (``colorup.colorup_pending``
+    at that instant, RULES 5.1): the chips it removes, the chip each changes up into, the
+    tables that have to race and the chips in play; recorded in the BreakStarted event, so
+    the floor has the plan at the boundary (the color-up page derives the same live)."""
+    from tourney.services.colorup import colorup_pending
+
+    p = colorup_pending(t, at)
+    return {
+        "break_index": p["break_index"],
+        "denominations": p["denominations"],
+        "tables": [x["table"] for x in p["tables"] if x["to_race"]],
+        "total_chips": p["total_chips"],
+        "players_left": p["players_left"],
+        "average_stack": p["average_stack"],
+    }
+
+
+def _item_start(items, anchor, idx, now) -> str | None:
+    if anchor.at is None:
+        return None
+    for i, at in clock_engine.boundaries(items, anchor, anchor.at, now):
+        if i == idx:
+            return at.isoformat()
+    return None

@@ -1,0 +1,177 @@
+"""Creating a tournament (its levels, chips and tables) and replacing its structure."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from tourney.core.events import record_event
+from tourney.core.journal import current as journal_current
+from tourney.core.locking import tournament_action
+from tourney.engine import clock as clock_engine
+from tourney.engine import structure as structure_engine
+from tourney.engine.errors import DomainError
+from tourney.models import ChipDenomination, Level, Tournament
+from tourney.selectors.clock import anchor_of, structure_items
+from tourney.services.clock import _store_anchor
+from tourney.services.entries import MSG_NAME_REQUIRED
+
+DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
+    (25, "green"),
+    (100, "black"),
+    (500, "purple"),
+    (1000, "yellow"),
+    (5000, "orange"),
+    (25000, "gray"),
+)
+MSG_TOO_MANY_TABLES = "At most 1,000 tables."
+MSG_LEVELS_CHANGE_STARTED = "The structure cannot be replaced once the clock has started."
+
+
+def _write_levels(t: Tournament, items: Sequence[clock_engine.Item]) -> None:
+    Level.objects.filter(tournament=t).delete()
+    Level.objects.bulk_create(
+        Level(
+            tournament=t,
+            index=i,
+            kind=it.kind,
+            small_blind=it.small_blind,
+            big_blind=it.big_blind,
+            ante=it.ante,
+            big_blind_ante=it.big_blind_ante,
+            seconds=it.seconds,
+            color_up=list(it.color_up),
+        )
+        for i, it in enumerate(items)
+    )
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:100] or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def tournament_create(
+    *,
+    actor,
+    name: str,
+    seats_per_table: int = 9,
+    tables: int = 1,
+    starting_stack: int = 10000,
+    buy_in: int = 0,
+    fee: int = 0,
+    seed: int | None = None,
+    levels: list[dict[str, Any]] | None = None,
+    chips: Sequence[tuple[int, str]] | None = None,
+    options: dict[str, Any] | None = None,
+) -> Tournament:
+    """Create a tournament with its chip set, structure and opened tables."""
+    from tables.services import tables_open
+
+    name = (name or "").strip()
+    if not name:
+        raise DomainError("bad_input", MSG_NAME_REQUIRED, fields={"name": MSG_NAME_REQUIRED})
+    if tables > 1000:
+        raise DomainError("bad_input", MSG_TOO_MANY_TABLES, fields={"tables": MSG_TOO_MANY_TABLES})
+    chip_set = tuple(chips or DEFAULT_CHIPS)
+    if levels:
+        items = structure_engine.parse_levels(levels)
+        # RULES 4.5, 5.1: as for a structure set later (``structure_set``), before any write.
+        problems = structure_engine.check_structure(items, [v for v, _ in chip_set])
+        if problems:
+            raise DomainError(
+                "bad_structure", MSG_STRUCTURE_PROBLEMS, fields={"levels": "; ".join(problems)}
+            )
+    else:
+        items = structure_engine.preset(
+            "regular",
+            starting_stack=starting_stack,
+            denominations=tuple(v for v, _ in chip_set),
+        )
+    with transaction.atomic():
+        t = Tournament(
+            name=name,
+            slug=_unique_slug(name),
+            seats_per_table=seats_per_table,
+            starting_stack=starting_stack,
+            buy_in=buy_in,
+            fee=fee,
+            rng_seed=seed if seed is not None else random.SystemRandom().getrandbits(62),
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            **(options or {}),
+        )
+        a = clock_engine.initial_anchor(items)
+        _store_anchor(t, a)
+        t.save()
+        ChipDenomination.objects.bulk_create(
+            ChipDenomination(tournament=t, value=v, color=c) for v, c in chip_set
+        )
+        _write_levels(t, items)
+        if tables:
+            tables_open(t, count=tables)
+        record_event(
+            t,
+            "tournament_created",
+            {"name": name, "tables": tables, "seed": t.rng_seed, "levels": len(items)},
+            actor,
+        )
+    return t
+
+
+MSG_STRUCTURE_PAST = "Levels already played or running cannot change; edit the ones after."
+MSG_STRUCTURE_PROBLEMS = "The structure breaks the chip rules (RULES 4.5, 5.1)."
+
+
+def structure_set(
+    *, tournament_id: int, levels: list[dict[str, Any]], actor=None, now: datetime | None = None
+) -> tuple[clock_engine.Item, ...]:
+    """Replace the structure (RULES 4.1). Before the start anything goes; once the clock runs,
+    the items up to and including the current one must stay as they are (the clock's anchor
+    stays valid and no played level is rewritten). The new structure must keep every blind and
+    ante a multiple of the smallest chip in play (RULES 4.5) and color up only chips no later
+    level needs (RULES 5.1)."""
+    items = structure_engine.parse_levels(levels)
+    now = now or timezone.now()
+    with tournament_action(tournament_id) as t:
+        old = structure_items(t)
+        if t.clock_started:
+            current = clock_engine.state(old, anchor_of(t), now).index
+            if tuple(items[: current + 1]) != tuple(old[: current + 1]):
+                raise DomainError(
+                    "structure_past",
+                    MSG_STRUCTURE_PAST,
+                    status=409,
+                    fields={"levels": f"keep items 0..{current} unchanged"},
+                )
+        chips = list(ChipDenomination.objects.filter(tournament=t).values_list("value", flat=True))
+        problems = structure_engine.check_structure(items, chips)
+        if problems:
+            raise DomainError(
+                "bad_structure", MSG_STRUCTURE_PROBLEMS, fields={"levels": "; ".join(problems)}
+            )
+        if not t.clock_started:
+            _store_anchor(t, clock_engine.initial_anchor(items))
+            t.save(
+                update_fields=[
+                    "clock_index",
+                    "clock_left_ms",
+                    "clock_at",
+                    "clock_running",
+                    "clock_started",
+                ]
+            )
+        if j := journal_current():
+            j.note_levels(old)
+        _write_levels(t, items)
+        record_event(t, "structure_set", {"before": len(old), "after": len(items)}, actor)
+    return items
