@@ -92,7 +92,7 @@ def measure(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tourney.selectors_public import forget_version
+    from tourney.selectors.display import forget_version
 
     c = client if as_director else anon
     headers = {"HX-Request": "true"} if path.count("/") > 3 and path.startswith("/td/") else {}
@@ -105,7 +105,7 @@ def measure(
         c.get(path, secure=True, headers=headers)
         times.append((time.perf_counter() - t0) * 1000)
     # The public pages read the display's version from a cache that lives a second
-    # (tourney/selectors_public.py): prime it right before the counted fetch, so the count
+    # (tourney/selectors/display.py): prime it right before the counted fetch, so the count
     # never depends on whether that second ran out during the timed fetches.
     if token:
         forget_version(token)

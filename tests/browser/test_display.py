@@ -9,9 +9,9 @@ import time
 import pytest
 
 from tables.models import Seat
-from tourney import selectors_public as public
 from tourney import services
 from tourney.models import Entry, Tournament
+from tourney.selectors import display as public
 
 from .conftest import RESOLUTIONS
 

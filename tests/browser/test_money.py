@@ -10,10 +10,10 @@ from playwright.sync_api import expect
 
 from tables.models import Seat
 from tourney import services
+from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event
 from tourney.selectors import money as money_reads
 from tourney.services import money
-from tourney.views.dashboard.reads import cash
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -57,7 +57,7 @@ def test_director_records_a_chip_chop_deal_from_the_money_panel(
     expect(panel.locator("button:has-text('Record chip chop')")).to_be_visible()
     quote = money.deal_quote(t, {e.pk: s for e, s in zip(left, STACKS, strict=True)})
     for p in quote["players"]:
-        expect(panel).to_contain_text(cash(p["chip_chop"]))
+        expect(panel).to_contain_text(money_exact(p["chip_chop"]))
     screenshot(page, "money-deal-quote")
 
     # RULES 8.3: with one player not ticked as agreeing, the deal is refused and named.
@@ -73,7 +73,7 @@ def test_director_records_a_chip_chop_deal_from_the_money_panel(
     table = panel.locator("table.deal-amounts")
     for e, p in zip(left, quote["players"], strict=True):
         row = table.locator("tr", has_text=e.player.name)
-        expect(row).to_contain_text(cash(p["chip_chop"]))
+        expect(row).to_contain_text(money_exact(p["chip_chop"]))
     screenshot(page, "money-deal-recorded")
     recorded = dict(
         Entry.objects.filter(tournament=t, deal_amount__isnull=False).values_list(
@@ -86,4 +86,6 @@ def test_director_records_a_chip_chop_deal_from_the_money_panel(
     page.goto(f"{live_url}/td/{t.pk}/results/print/")
     expect(page.locator("h2")).to_have_text("Agreed deal")
     for e, p in zip(left, quote["players"], strict=True):
-        expect(page.locator("tr", has_text=e.player.name)).to_contain_text(cash(p["chip_chop"]))
+        expect(page.locator("tr", has_text=e.player.name)).to_contain_text(
+            money_exact(p["chip_chop"])
+        )

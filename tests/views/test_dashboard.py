@@ -19,6 +19,7 @@ from tourney import charts, services
 from tourney.engine import payouts as payouts_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
+from tourney.engine.money_format import money_exact
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
 from tourney.selectors import clock as clock_reads
 from tourney.services import colorup, money, setup
@@ -1019,7 +1020,7 @@ def test_deal_quote_and_record_the_chip_chop_the_quote_gave(td, three_left, dire
     assert "Record ICM deal" in html and "Record custom deal" in html
     quote = money.deal_quote(t, {int(k[6:]): int(v) for k, v in stacks.items()})
     for p in quote["players"]:
-        assert f'name="amount_{p["entry"]}" value="{reads.cash(p["icm"])}"' in html
+        assert f'name="amount_{p["entry"]}" value="{money_exact(p["icm"])}"' in html
 
     assert all(f'name="agree_{p["entry"]}"' in html for p in quote["players"])
 
@@ -1041,7 +1042,7 @@ def test_deal_quote_and_record_the_chip_chop_the_quote_gave(td, three_left, dire
     html = r.content.decode()
     assert "A deal is recorded" in html
     for p in quote["players"]:
-        assert reads.cash(p["chip_chop"]) in html
+        assert money_exact(p["chip_chop"]) in html
 
 
 def test_a_custom_deal_from_the_dashboard(td, three_left, director):
@@ -1246,7 +1247,7 @@ def test_colorup_race_at_a_table(td, seated_tournament, director):
 def test_reads_place_words():
     assert reads.place_words(21, 21) == "21st"
     assert reads.place_words(12, 13) == "12th–13th (tie)"
-    assert reads.cash(123456) == "1,234.56"
+    assert money_exact(123456) == "1,234.56"
 
 
 # ---------------------------------------------------------------- color-up: cards, undo, finish
@@ -1442,7 +1443,7 @@ def test_average_stack_on_the_dashboard_and_the_display_moves_after_a_race(
     """RULES 5.9: the chips a race adds are in every screen's average stack."""
     from django.core.cache import cache
 
-    from tourney.selectors_public import build_state
+    from tourney.selectors.display import build_state
 
     t = colorup_break
     page = td.get(url("tourney-dashboard", t)).content.decode()

@@ -157,8 +157,8 @@ def test_seat_card_qr_encodes_the_players_phone_page(
     clerk_client, tournament, monkeypatch, settings
 ):
     seen = []
-    real = desk_views._qr_svg
-    monkeypatch.setattr(desk_views, "_qr_svg", lambda u: seen.append(u) or real(u))
+    real = desk_views.qr_svg
+    monkeypatch.setattr(desk_views, "qr_svg", lambda u, *a: seen.append(u) or real(u, *a))
     register(clerk_client, tournament, name="Ann Lee-O'Neil")
     entry = Entry.objects.get(tournament=tournament)
     seat = Seat.objects.select_related("table").get(entry=entry)
@@ -181,7 +181,7 @@ def test_seat_card_qr_encodes_the_players_phone_page(
     from tourney.views import display
 
     shown = []
-    monkeypatch.setattr(display, "_qr_svg", lambda u: shown.append(u) or real(u))
+    monkeypatch.setattr(display, "qr_svg", lambda u, *a: shown.append(u) or real(u, *a))
     Client().get(reverse("tourney-display", args=[tournament.display_token]))
     assert shown == [f"https://poker.example.org/p/{tournament.display_token}/"]
 

@@ -15,10 +15,10 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from tables.models import Move, Seat
-from tourney import selectors_public as public
 from tourney import services
 from tourney.core import events
 from tourney.models import Entry, Player, Tournament
+from tourney.selectors import display as public
 
 pytestmark = pytest.mark.django_db
 

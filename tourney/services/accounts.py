@@ -138,7 +138,7 @@ def display_token_rotate(*, tournament_id: int, actor=None) -> Tournament:
         t.display_token = new_display_token()
         t.save(update_fields=["display_token"])
         record_event(t, "display_token_rotated", {}, actor)
-    from tourney.selectors_public import forget_version
+    from tourney.selectors.display import forget_version
 
     forget_version(old)  # after the commit: the old token's cached ETag must not outlive it
     return t

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -25,6 +24,7 @@ from tourney.models import Entry, Player, Tournament
 from tourney.roles import is_desk, is_director
 from tourney.services import desk, money
 from tourney.views import public_url
+from tourney.views.formatting import qr_svg
 
 MSG_OVERRIDE_DIRECTOR_ONLY = "Only the director can register after registration has closed."
 MSG_BAD_PLAYER = "Choose a player from the list."
@@ -40,12 +40,6 @@ def _tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     return t
 
 
-def _qr_svg(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(
-        omitsize=True, svgclass="qr", border=2, dark="#000000", light="#ffffff"
-    )
-
-
 def _card(request: HttpRequest, t: Tournament, entry: Entry | None) -> dict[str, Any] | None:
     if entry is None:
         return None
@@ -53,7 +47,7 @@ def _card(request: HttpRequest, t: Tournament, entry: Entry | None) -> dict[str,
     # The player's own view of the phone page: their seat and moves, found by their name.
     path = reverse("tourney-player", args=[t.display_token])
     card["player_url"] = public_url(request, f"{path}?{urlencode({'name': card['name']})}")
-    card["qr"] = _qr_svg(card["player_url"])
+    card["qr"] = qr_svg(card["player_url"])
     return card
 
 

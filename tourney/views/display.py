@@ -6,21 +6,20 @@ first state is embedded as JSON data, never as code)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from html import escape
 
-import segno
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
-from tourney import selectors_public as public
 from tourney.models import Tournament
+from tourney.selectors import display as public
 from tourney.views import public_url
+from tourney.views.formatting import QR_DARK_DISPLAY, qr_svg
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -44,14 +43,6 @@ def _state_or_404(token: str) -> tuple[public.Version, dict]:
     if state is None:
         raise Http404(MSG_NO_DISPLAY)
     return version, state
-
-
-@functools.lru_cache(maxsize=256)
-def _qr_svg(url: str) -> str:
-    """The player page's QR code (the same for every load of a display: kept)."""
-    return segno.make(url, error="m").svg_inline(
-        omitsize=True, svgclass="qr", border=2, dark="#0b1016", light="#ffffff"
-    )
 
 
 def seating_rows(seating) -> str:
@@ -92,7 +83,7 @@ def display(request: HttpRequest, token: str) -> HttpResponse:
     ?sound=1); display.js counts down and polls the state."""
     _, state = _state_or_404(token)
     context = _page_context(request, token, state)
-    context["qr"] = _qr_svg(context["player_url"])
+    context["qr"] = qr_svg(context["player_url"], QR_DARK_DISPLAY)
     response = render(request, "display/index.html", context)
     response["Cache-Control"] = "no-store"
     return _public_headers(response)

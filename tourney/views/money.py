@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from tourney import services
+from tourney.engine.money_format import money_exact
 from tourney.models import Tournament
 from tourney.roles import is_desk
 from tourney.selectors import money as money_reads
@@ -22,11 +23,6 @@ from tourney.services import money
 CSV_HEADER = ("place", "place_to", "name", "entry_number", "prize", "deal")
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def money_display(amount: int) -> str:
-    """An amount in the smallest unit (cents) as 1,234.50; exact, no floats."""
-    return f"{amount // 100:,}.{amount % 100:02d}"
 
 
 def csv_money(amount: int) -> str:
@@ -78,10 +74,10 @@ def results_print(request, tournament_id: int) -> HttpResponse:
     summary = money.money_summary(t)
     rows = money_reads.results_rows(t)
     for row in rows:
-        row["prize_display"] = money_display(row["prize"])
+        row["prize_display"] = money_exact(row["prize"])
     dealt = [d for d in money.deal_amounts(t) if d["place"] is None] if summary["deal"] else []
     for d in dealt:
-        d["amount_display"] = money_display(d["amount"])
+        d["amount_display"] = money_exact(d["amount"])
     return render(
         request,
         "money/results_print.html",
@@ -90,8 +86,8 @@ def results_print(request, tournament_id: int) -> HttpResponse:
             "summary": summary,
             "rows": rows,
             "dealt_still_in": dealt,
-            "pool_display": money_display(summary["prize_pool"]),
-            "overlay_display": money_display(summary["overlay"]),
+            "pool_display": money_exact(summary["prize_pool"]),
+            "overlay_display": money_exact(summary["overlay"]),
             "printed_at": timezone.localtime(),
             # docs/rules.md 7.6: entries can still come and move the places of those out
             "provisional": bool(rows) and services.places_provisional(t),

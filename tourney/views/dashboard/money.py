@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from tourney import services
 from tourney.engine.errors import DomainError
+from tourney.engine.money_format import money_exact
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.selectors import total_chips
@@ -24,7 +25,7 @@ from tourney.views.dashboard.base import (
     int_field,
     render_dashboard,
 )
-from tourney.views.dashboard.reads import cash, money_context
+from tourney.views.dashboard.reads import money_context
 
 
 @director_view
@@ -60,8 +61,8 @@ def _deal_quote_panel(
     what the director had ticked and typed, ready to correct."""
     quote = money.deal_quote(t, stacks)
     for p in quote["players"]:
-        p["icm_display"] = cash(p["icm"])
-        p["chop_display"] = cash(p["chip_chop"])
+        p["icm_display"] = money_exact(p["icm"])
+        p["chop_display"] = money_exact(p["chip_chop"])
         p["agrees"] = bool(request.POST.get(f"agree_{p['entry']}"))
         p["typed"] = request.POST.get(f"amount_{p['entry']}", p["icm_display"])
     return render_dashboard(
@@ -71,7 +72,7 @@ def _deal_quote_panel(
         error=error,
         extra={
             "quote": quote,
-            "quote_unpaid": cash(quote["unpaid"]),
+            "quote_unpaid": money_exact(quote["unpaid"]),
             "stacks_warning": _stacks_warning(t, stacks),
         },
     )

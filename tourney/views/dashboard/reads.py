@@ -16,6 +16,7 @@ from tables.engine import balancing
 from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
+from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors import average_stack
 from tourney.selectors import clock as clock_reads
@@ -45,12 +46,6 @@ TO_ANNOUNCE = Q(
         Move.Reason.SEAT,
     ]
 )
-
-
-def cash(amount: int | None) -> str:
-    """Smallest unit → "1,234.50" (exact)."""
-    amount = amount or 0
-    return f"{amount // 100:,}.{amount % 100:02d}"
 
 
 def ordinal(n: int) -> str:
@@ -104,7 +99,7 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "entries": entries,
         "average_stack": average_stack(chips, left),
         "total_chips": chips,
-        "prize_pool": cash(pool_of(t, paid=totals["paid"])),
+        "prize_pool": money_exact(pool_of(t, paid=totals["paid"])),
         "late_reg": late_reg,
         "remaining_text": clock_text(state.remaining_ms),
         "break_in_text": clock_text(state.ms_to_next_break)
@@ -322,7 +317,7 @@ def last_hand(t: Tournament) -> dict[str, Any] | None:
                 "seat": e.bust_seat,
                 "stack": e.bust_stack,
                 "place": place_words(*e.places_now(t.place_lag)),
-                "prize": cash(e.prize) if e.prize else "",
+                "prize": money_exact(e.prize) if e.prize else "",
             }
         )
     moves = _move_rows(
@@ -648,16 +643,17 @@ def money_context(t: Tournament) -> dict[str, Any]:
         deal_players = deal_quote(t)["players"]
     dealt = deal_amounts(t) if s["deal"] else []
     for d in dealt:
-        d["amount_display"] = cash(d["amount"])
+        d["amount_display"] = money_exact(d["amount"])
     return {
         "money": s,
-        "money_pool": cash(s["prize_pool"]),
-        "money_in": cash(s["money_in"]),
-        "money_fees": cash(s["fees"]),
-        "money_overlay": cash(s["overlay"]),
-        "money_unpaid": cash(s["unpaid"]),
+        "money_pool": money_exact(s["prize_pool"]),
+        "money_in": money_exact(s["money_in"]),
+        "money_fees": money_exact(s["fees"]),
+        "money_overlay": money_exact(s["overlay"]),
+        "money_unpaid": money_exact(s["unpaid"]),
         "money_prizes": [
-            {"place": p["place"], "prize": cash(p["prize"])} for p in s["prizes"][:PRIZES_SHOWN]
+            {"place": p["place"], "prize": money_exact(p["prize"])}
+            for p in s["prizes"][:PRIZES_SHOWN]
         ],
         "money_more_places": max(0, len(s["prizes"]) - PRIZES_SHOWN),
         "deal_players": deal_players,
@@ -666,7 +662,7 @@ def money_context(t: Tournament) -> dict[str, Any]:
         "money_open": money_open(t),
         "can_close_rebuys": t.rebuy_price > 0 and t.rebuys_open,
         "payouts_text": _percent_text(s["percentages"]),
-        "rounding_text": cash(s["rounding_unit"]),
+        "rounding_text": money_exact(s["rounding_unit"]),
         "results_print_url": _url_or_none("tourney-results-print", t.pk),
         "results_csv_url": _url_or_none("tourney-results-csv", t.pk),
     }

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from tables.models import Move, Seat, Table
 from tourney.engine import clock as clock_engine
+from tourney.engine.money_format import money_exact, money_whole
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.selectors import average_stack, clock_payload, total_chips
@@ -67,12 +68,6 @@ def public_name(style: str, name: str, nickname: str = "") -> str:
     if len(words) <= 1:
         return words[0] if words else ""
     return f"{words[0]} {words[-1][0]}."
-
-
-def money_display(amount: int) -> str:
-    """Money is kept in the smallest unit (cents); the screens show whole units when even."""
-    whole, cents = divmod(int(amount), 100)
-    return f"{whole:,}" if cents == 0 else f"{whole:,}.{cents:02d}"
 
 
 def duration_display(ms: int | None) -> str:
@@ -258,12 +253,6 @@ def _seating(t: Tournament, now: datetime) -> tuple[list[list], list[dict[str, A
     return rows, moves
 
 
-def money_exact(amount: int) -> str:
-    """A prize as the results give it: units and cents, "398.00" (the results sheet's CSV)."""
-    whole, cents = divmod(int(amount), 100)
-    return f"{whole:,}.{cents:02d}"
-
-
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -288,7 +277,7 @@ def _deal_rows(t: Tournament) -> list[dict[str, Any]]:
         {
             "places": "Deal" if place is None else str(place + lag),
             "name": public_name(t.public_names, name, nick),
-            "amount": money_display(amount),
+            "amount": money_whole(amount),
             "deal": True,
         }
         for place, _, name, nick, amount in rows
@@ -335,7 +324,7 @@ def _payouts(t: Tournament) -> list[dict[str, Any]]:
     for i in range(start + 1, len(prizes) + 1):
         if i == len(prizes) or prizes[i] != prizes[start]:
             places = str(start + 1) if i - start == 1 else f"{start + 1}–{i}"
-            out.append({"places": places, "amount": money_display(prizes[start])})
+            out.append({"places": places, "amount": money_whole(prizes[start])})
             start = i
     return out
 
@@ -378,7 +367,7 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "players_left": left,
         "entries": counts["entries"],
         "average_stack": average_stack(chips, left),
-        "prize_pool": money_display(pool),
+        "prize_pool": money_whole(pool),
         "payouts": _payouts(t),
         "hand_for_hand": t.hand_for_hand,
         "tables_in_play": tables_in_play,

@@ -1,0 +1,25 @@
+"""Money as text: one formatter per way the screens write an amount (issue 21).
+
+Money is kept in the smallest unit (cents), as an int; every formatter is exact (no floats).
+Pure Python, so the services, the reads and the screens all may use it.
+
+- ``money_exact``: units and cents with thousands separators, "1,234.50", "398.00": the
+  dashboard, the desk, the money page, the results and prizes as the results give them.
+- ``money_whole``: whole units when even, "1,234", else like ``money_exact``, "1,234.50": the
+  public screens (the TV display, the player page), where space is short.
+"""
+
+from __future__ import annotations
+
+
+def money_exact(amount: int | None) -> str:
+    """An amount in the smallest unit as units and cents: 123456 -> "1,234.56" (None: 0)."""
+    whole, cents = divmod(int(amount or 0), 100)
+    return f"{whole:,}.{cents:02d}"
+
+
+def money_whole(amount: int) -> str:
+    """An amount in the smallest unit in whole units when even: 123400 -> "1,234", 123450 ->
+    "1,234.50"."""
+    whole, cents = divmod(int(amount), 100)
+    return f"{whole:,}" if cents == 0 else f"{whole:,}.{cents:02d}"
