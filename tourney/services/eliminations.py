@@ -71,32 +71,14 @@ def elimination_record(
     from the bottom of the whole field, so while entries can still come (``places_provisional``)
     each new entry moves every player already out one place down (``place_lag``); the answer
     says ``provisional`` then, and once registration closes the places are final: every entry
-    ends with a place 1..N of its own (ties aside) in bust order."""
-    from tables.models import Seat, Table
-    from tables.services import (
-        SUMMARY_COLUMNS,
-        nothing_to_rebalance,
-        rebalance,
-        seat_alternates,
-        settled_after,
-        summary_of,
-        summary_select,
-    )
+    ends with a place 1..N of its own (ties aside) in bust order.
 
-    if not busts:
-        raise DomainError("bad_input", MSG_NO_BUSTS, fields={"entries": MSG_NO_BUSTS})
-    ids = [b[0] for b in busts]
-    if len(set(ids)) != len(ids):
-        raise DomainError("bad_input", MSG_DUPLICATE_ENTRY, fields={"entries": MSG_DUPLICATE_ENTRY})
-    # RULES 7.1: the starting stacks only order players out in the same hand; one player
-    # alone needs none (stored as unknown).
-    stackless = [eid for eid, stack in busts if stack is None]
-    if stackless and len(busts) > 1:
-        raise DomainError(
-            "bad_input",
-            MSG_STACKS_NEEDED,
-            fields={"entries": MSG_STACKS_NEEDED, "id": stackless[0]},
-        )
+    Steps: validate (``_busts_checked``, ``_busted_read``), order (``_busts_placed``), unseat
+    (``_bust_rows``, ``_write_busts``), rebalance, place and pay (``_prizes_after``), record."""
+    from tables.services import nothing_to_rebalance, settled_after
+    from tourney.services.money import place_is_paid
+
+    ids, stackless = _busts_checked(busts)
     call = {"service": "elimination_record", "kwargs": {"busts": [list(b) for b in busts]}}
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
@@ -104,91 +86,12 @@ def elimination_record(
         if stackless and t.hand_for_hand:
             # RULES 7.3: every bust of a hand-for-hand round counts as one hand.
             raise DomainError("bad_input", MSG_STACK_IN_H4H, fields={"entries": MSG_STACK_IN_H4H})
-        # The entries with their seats and tables, and the open tables in totals, in one
-        # read. Every seated entry sits at an open table, and each table's count is kept by
-        # the seat triggers: the totals give the players still in, and whether anything is
-        # to break or balance after this hand, without reading every table. The tables
-        # where players break are counted apart (``open_summary``).
-        totals, totals_params = summary_select(
-            t,
-            f"id NOT IN (SELECT table_id FROM {Seat._meta.db_table} "
-            f"WHERE tournament_id = %s AND entry_id IN ({marks(ids)}))",
-            [t.pk, *ids],
-        )
-        found = load_rows_with(
-            Entry,
-            f"{ENTRY}.tournament_id = %s AND {ENTRY}.id IN ({marks(ids)})",
-            [t.pk, *ids],
-            extra="s.table_id, tb.number, s.number, s.waits_for_button, tb.players, "
-            + ", ".join(f"summary.s{i}" for i in range(SUMMARY_COLUMNS)),
-            extra_params=totals_params,
-            joins=f"LEFT JOIN {Seat._meta.db_table} s ON s.entry_id = {ENTRY}.id "
-            f"LEFT JOIN {Table._meta.db_table} tb ON tb.id = s.table_id "
-            f"CROSS JOIN ({totals}) summary",
-        )
-        entries = {e.pk: e for e, _ in found}
-        for eid in ids:
-            e = entries.get(eid)
-            if e is None:
-                raise DomainError(
-                    "entry_not_found", MSG_ENTRY_NOT_FOUND, status=404, fields={"id": eid}
-                )
-            if e.status != Entry.Status.SEATED:
-                raise DomainError(
-                    "entry_not_seated", MSG_ENTRY_NOT_SEATED, status=409, fields={"id": eid}
-                )
-        seat_rows = [
-            (e.pk, tid, tn, s, bool(w)) for e, (tid, tn, s, w, *_) in found if tid is not None
-        ]
-        where = {e: (tn, s) for e, _, tn, s, _ in seat_rows}
-        summary = summary_of(found[0][1][5:], {x[1]: x[4] for _, x in found if x[0] is not None})
-        waiting = summary.waiting if summary.tables else None
+        entries, seat_rows, where, summary, waiting = _busted_read(t, ids)
         seated_now = summary.players
-        if len(ids) >= seated_now:  # even with alternates waiting, a hand has a winner
-            raise DomainError(
-                "no_winner",
-                places_engine.MSG_NO_WINNER,
-                fields={"busted": len(ids), "players_before": seated_now},
-                status=409,
-            )
         # RULES 7.1 (docs/rules.md 7.5): the players still in are the seated ones and the
         # alternates waiting for a seat: they are entries, and finish above this hand's busts.
         still_in = seated_now + (waiting or 0)
-        # Busted places are stored less ``place_lag`` (RULES 7.1 during late registration):
-        # written into the rows first when this hand's could drop below 1 or end the day,
-        # and in hand-for-hand play, where the round's earlier busts are placed anew.
-        if t.place_lag and (t.hand_for_hand or still_in - len(ids) <= max(t.place_lag, 1)):
-            places_settle(t)
-        lag = t.place_lag
-        busts_all = [
-            places_engine.Bust(
-                entry=eid,
-                starting_stack=1 if stack is None else stack,  # alone in its hand
-                table=where.get(eid, (0, 0))[0],
-                seat=where.get(eid, (0, 0))[1],
-            )
-            for eid, stack in busts
-        ]
-        players_before = still_in
-        earlier: list[Entry] = []
-        if t.hand_for_hand:
-            # RULES 7.3: every bust of this hand-for-hand round counts as one hand.
-            earlier = list(
-                Entry.objects.filter(
-                    tournament=t, h4h_round=t.hand_for_hand_round, status=Entry.Status.BUSTED
-                )
-            )
-            players_before += len(earlier)
-            busts_all += [
-                places_engine.Bust(
-                    entry=e.pk,
-                    starting_stack=e.bust_stack or 0,
-                    table=e.bust_table or 0,
-                    seat=e.bust_seat or 0,
-                )
-                for e in earlier
-            ]
-        placed = places_engine.assign_places(players_before=players_before, busted=busts_all)
+        placed, earlier, lag = _busts_placed(t, busts, where, still_in)
         if j := journal_current():
             j.note_entry_rows([*entries.values(), *earlier])
             j.note_seat_rows([(e, tid, s, w) for e, tid, _, s, w in seat_rows])
@@ -203,31 +106,7 @@ def elimination_record(
                 event_saved(prior)
             j.note_seats(ids)  # known from the read above: no query
         by_entry = {p.entry: p for p in placed}
-        before_rows, bust_rows = {}, []
-        for eid, stack in busts:
-            e = entries[eid]
-            before_rows[eid] = {
-                "status": e.status,
-                "table": where.get(eid, (None, None))[0],
-                "seat": where.get(eid, (None, None))[1],
-            }
-            p = by_entry[eid]
-            e.bust_table, e.bust_seat = where.get(eid, (None, None))
-            bust_rows.append(
-                [
-                    Entry.Status.BUSTED.value,
-                    p.place - lag,
-                    p.place_to - lag,
-                    stack,
-                    e.bust_table,
-                    e.bust_seat,
-                    connection.ops.adapt_datetimefield_value(now),
-                    t.hand_for_hand_round if t.hand_for_hand else None,
-                    eid,
-                ]
-            )
-        from tourney.services.money import place_is_paid, prizes_assign, prizes_assign_placed
-
+        before_rows, bust_rows = _bust_rows(t, busts, entries, where, by_entry, lag, now)
         gone = Counter(tn for tn, _ in where.values())
         dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
         # Most hands: nobody waits for a seat, nothing breaks or balances, play goes on and
@@ -254,54 +133,216 @@ def elimination_record(
             p = by_entry[e.pk]
             if (e.place, e.place_to) != (p.place, p.place_to):
                 Entry.objects.filter(pk=e.pk).update(place=p.place, place_to=p.place_to)
-        alternates = seat_alternates(t, event=event, waiting=waiting)
-        if not alternates and settled_after(t, summary, gone):
-            result = nothing_to_rebalance(t)  # most hands: no table read at all
-        else:
-            result = rebalance(t, event=event)  # reads the open tables as they are now
-        result["moves"] = alternates + result["moves"]
-        winner = None
-        if seated_now - len(ids) + len(alternates) <= 1:
-            remaining = list(
-                Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).order_by()[:2]
-            )
-            if len(remaining) == 1:
-                winner = remaining[0]
-                if j := journal_current():
-                    j.note_entries([winner.pk])
-                winner.place = winner.place_to = 1
-                winner.save(update_fields=["place", "place_to"])
-                t.status = Tournament.Status.FINISHED
-                Tournament.objects.filter(pk=t.pk).update(status=t.status)
-                tournament_end(t, now=now)
-        # An elimination changes no money: only the places it gave can change prizes. Far
-        # from the money (every new place below the paid ones) there is nothing to assign;
-        # with the prizes frozen, only the entries just placed get theirs.
-        if winner is not None or dealt:
-            prizes_assign(t)
-        elif place_is_paid(t, min(p.place for p in placed), top=summary.top_number):
-            if t.frozen_prizes is not None:
-                rows = {e.pk: e for e in [*entries.values(), *earlier]}  # read above
-                prizes_assign_placed(
-                    t,
-                    [p.entry for p in placed],
-                    finished=[
-                        (
-                            p.entry,
-                            p.place,
-                            p.place_to,
-                            rows[p.entry].bust_table or 0,
-                            rows[p.entry].bust_seat or 0,
-                            rows[p.entry].prize,
-                        )
-                        for p in placed
-                    ],
-                )
-            else:
-                prizes_assign(t)
+        result, alternates = _tables_after(t, event, waiting, summary, gone)
+        winner = _winner_if_last(t, seated_now - len(ids) + len(alternates), now)
+        _prizes_after(t, placed, [*entries.values(), *earlier], winner, dealt, summary)
         event_payload_set(event, _elimination_payload(busts, placed, before_rows, result, winner))
         provisional = places_provisional(t)
     return _elimination_answer(placed, entries, result, winner, provisional)
+
+
+def _busts_checked(busts: Sequence[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Validate the busts before any read: the entry ids, and those given without a stack."""
+    if not busts:
+        raise DomainError("bad_input", MSG_NO_BUSTS, fields={"entries": MSG_NO_BUSTS})
+    ids = [b[0] for b in busts]
+    if len(set(ids)) != len(ids):
+        raise DomainError("bad_input", MSG_DUPLICATE_ENTRY, fields={"entries": MSG_DUPLICATE_ENTRY})
+    # RULES 7.1: the starting stacks only order players out in the same hand; one player
+    # alone needs none (stored as unknown).
+    stackless = [eid for eid, stack in busts if stack is None]
+    if stackless and len(busts) > 1:
+        raise DomainError(
+            "bad_input",
+            MSG_STACKS_NEEDED,
+            fields={"entries": MSG_STACKS_NEEDED, "id": stackless[0]},
+        )
+    return ids, stackless
+
+
+def _busted_read(t: Tournament, ids: list[int]):
+    """The busted entries, checked (each of this tournament and seated), with their seats,
+    and the open tables in totals; refused when nobody would be left to win the hand."""
+    from tables.models import Seat, Table
+    from tables.services import SUMMARY_COLUMNS, summary_of, summary_select
+
+    # The entries with their seats and tables, and the open tables in totals, in one
+    # read. Every seated entry sits at an open table, and each table's count is kept by
+    # the seat triggers: the totals give the players still in, and whether anything is
+    # to break or balance after this hand, without reading every table. The tables
+    # where players break are counted apart (``open_summary``).
+    totals, totals_params = summary_select(
+        t,
+        f"id NOT IN (SELECT table_id FROM {Seat._meta.db_table} "
+        f"WHERE tournament_id = %s AND entry_id IN ({marks(ids)}))",
+        [t.pk, *ids],
+    )
+    found = load_rows_with(
+        Entry,
+        f"{ENTRY}.tournament_id = %s AND {ENTRY}.id IN ({marks(ids)})",
+        [t.pk, *ids],
+        extra="s.table_id, tb.number, s.number, s.waits_for_button, tb.players, "
+        + ", ".join(f"summary.s{i}" for i in range(SUMMARY_COLUMNS)),
+        extra_params=totals_params,
+        joins=f"LEFT JOIN {Seat._meta.db_table} s ON s.entry_id = {ENTRY}.id "
+        f"LEFT JOIN {Table._meta.db_table} tb ON tb.id = s.table_id "
+        f"CROSS JOIN ({totals}) summary",
+    )
+    entries = {e.pk: e for e, _ in found}
+    for eid in ids:
+        e = entries.get(eid)
+        if e is None:
+            raise DomainError(
+                "entry_not_found", MSG_ENTRY_NOT_FOUND, status=404, fields={"id": eid}
+            )
+        if e.status != Entry.Status.SEATED:
+            raise DomainError(
+                "entry_not_seated", MSG_ENTRY_NOT_SEATED, status=409, fields={"id": eid}
+            )
+    seat_rows = [(e.pk, tid, tn, s, bool(w)) for e, (tid, tn, s, w, *_) in found if tid is not None]
+    where = {e: (tn, s) for e, _, tn, s, _ in seat_rows}
+    summary = summary_of(found[0][1][5:], {x[1]: x[4] for _, x in found if x[0] is not None})
+    waiting = summary.waiting if summary.tables else None
+    seated_now = summary.players
+    if len(ids) >= seated_now:  # even with alternates waiting, a hand has a winner
+        raise DomainError(
+            "no_winner",
+            places_engine.MSG_NO_WINNER,
+            fields={"busted": len(ids), "players_before": seated_now},
+            status=409,
+        )
+    return entries, seat_rows, where, summary, waiting
+
+
+def _busts_placed(t: Tournament, busts, where, still_in: int):
+    """Order the busts into places (RULES 7.1–7.3): the places, the round's earlier busts
+    placed anew in hand-for-hand play, and the place lag the places are stored less."""
+    # Busted places are stored less ``place_lag`` (RULES 7.1 during late registration):
+    # written into the rows first when this hand's could drop below 1 or end the day,
+    # and in hand-for-hand play, where the round's earlier busts are placed anew.
+    if t.place_lag and (t.hand_for_hand or still_in - len(busts) <= max(t.place_lag, 1)):
+        places_settle(t)
+    lag = t.place_lag
+    busts_all = [
+        places_engine.Bust(
+            entry=eid,
+            starting_stack=1 if stack is None else stack,  # alone in its hand
+            table=where.get(eid, (0, 0))[0],
+            seat=where.get(eid, (0, 0))[1],
+        )
+        for eid, stack in busts
+    ]
+    players_before = still_in
+    earlier: list[Entry] = []
+    if t.hand_for_hand:
+        # RULES 7.3: every bust of this hand-for-hand round counts as one hand.
+        earlier = list(
+            Entry.objects.filter(
+                tournament=t, h4h_round=t.hand_for_hand_round, status=Entry.Status.BUSTED
+            )
+        )
+        players_before += len(earlier)
+        busts_all += [
+            places_engine.Bust(
+                entry=e.pk,
+                starting_stack=e.bust_stack or 0,
+                table=e.bust_table or 0,
+                seat=e.bust_seat or 0,
+            )
+            for e in earlier
+        ]
+    placed = places_engine.assign_places(players_before=players_before, busted=busts_all)
+    return placed, earlier, lag
+
+
+def _bust_rows(t: Tournament, busts, entries, where, by_entry, lag: int, now: datetime):
+    """Each busted entry's row as it was (for the undo) and as it becomes (for the write)."""
+    before_rows, bust_rows = {}, []
+    for eid, stack in busts:
+        e = entries[eid]
+        before_rows[eid] = {
+            "status": e.status,
+            "table": where.get(eid, (None, None))[0],
+            "seat": where.get(eid, (None, None))[1],
+        }
+        p = by_entry[eid]
+        e.bust_table, e.bust_seat = where.get(eid, (None, None))
+        bust_rows.append(
+            [
+                Entry.Status.BUSTED.value,
+                p.place - lag,
+                p.place_to - lag,
+                stack,
+                e.bust_table,
+                e.bust_seat,
+                connection.ops.adapt_datetimefield_value(now),
+                t.hand_for_hand_round if t.hand_for_hand else None,
+                eid,
+            ]
+        )
+    return before_rows, bust_rows
+
+
+def _tables_after(t: Tournament, event: Event, waiting, summary, gone) -> tuple[dict, list]:
+    """Rebalance after the busts (RULES 3): alternates seated first, then the breaks and
+    balancing moves, if any table needs them."""
+    from tables.services import nothing_to_rebalance, rebalance, seat_alternates, settled_after
+
+    alternates = seat_alternates(t, event=event, waiting=waiting)
+    if not alternates and settled_after(t, summary, gone):
+        result = nothing_to_rebalance(t)  # most hands: no table read at all
+    else:
+        result = rebalance(t, event=event)  # reads the open tables as they are now
+    result["moves"] = alternates + result["moves"]
+    return result, alternates
+
+
+def _winner_if_last(t: Tournament, left: int, now: datetime) -> Entry | None:
+    """With one player left, that player wins (place 1) and the tournament ends."""
+    if left > 1:
+        return None
+    remaining = list(Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).order_by()[:2])
+    if len(remaining) != 1:
+        return None
+    winner = remaining[0]
+    if j := journal_current():
+        j.note_entries([winner.pk])
+    winner.place = winner.place_to = 1
+    winner.save(update_fields=["place", "place_to"])
+    t.status = Tournament.Status.FINISHED
+    Tournament.objects.filter(pk=t.pk).update(status=t.status)
+    tournament_end(t, now=now)
+    return winner
+
+
+def _prizes_after(t: Tournament, placed, rows_read: list[Entry], winner, dealt, summary) -> None:
+    """An elimination changes no money: only the places it gave can change prizes. Far
+    from the money (every new place below the paid ones) there is nothing to assign;
+    with the prizes frozen, only the entries just placed get theirs."""
+    from tourney.services.money import place_is_paid, prizes_assign, prizes_assign_placed
+
+    if winner is not None or dealt:
+        prizes_assign(t)
+    elif place_is_paid(t, min(p.place for p in placed), top=summary.top_number):
+        if t.frozen_prizes is not None:
+            rows = {e.pk: e for e in rows_read}  # read above
+            prizes_assign_placed(
+                t,
+                [p.entry for p in placed],
+                finished=[
+                    (
+                        p.entry,
+                        p.place,
+                        p.place_to,
+                        rows[p.entry].bust_table or 0,
+                        rows[p.entry].bust_seat or 0,
+                        rows[p.entry].prize,
+                    )
+                    for p in placed
+                ],
+            )
+        else:
+            prizes_assign(t)
 
 
 def tournament_end(t: Tournament, *, now: datetime) -> None:
