@@ -34,12 +34,6 @@ def url(name: str, t: Tournament, *args) -> str:
     return reverse(name, args=[t.pk, *args])
 
 
-@pytest.fixture
-def td(client, director):
-    client.force_login(director)
-    return client
-
-
 def _events(t: Tournament, kind: str) -> int:
     return Event.objects.filter(tournament=t, kind=kind).count()
 

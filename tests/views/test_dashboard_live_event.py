@@ -27,12 +27,6 @@ def url(name: str, t: Tournament, *args) -> str:
 
 
 @pytest.fixture
-def td(client, director):
-    client.force_login(director)
-    return client
-
-
-@pytest.fixture
 def three_left(director):
     """Four players of 20,000 chips (80,000 in play), one out; registration closed."""
     t = services.tournament_create(

@@ -26,12 +26,6 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def td(client, director):
-    client.force_login(director)
-    return client
-
-
 def _text(response) -> str:
     return response.content.decode()
 

@@ -21,12 +21,6 @@ LINES = "25/50 20\n50/100 20\nbreak 10 color-up 25\n100/200/200 20"
 
 
 @pytest.fixture
-def td(client, director):
-    client.force_login(director)
-    return client
-
-
-@pytest.fixture
 def t(director):
     return services.tournament_create(actor=director, name="Edit me", tables=0)
 

@@ -21,12 +21,6 @@ def url(name: str, t: Tournament, *args) -> str:
     return reverse(name, args=[t.pk, *args])
 
 
-@pytest.fixture
-def td(client, director):
-    client.force_login(director)
-    return client
-
-
 def _seat(t: Tournament, table: int, seat: int) -> Seat:
     return Seat.objects.select_related("entry__player").get(
         tournament=t, table__number=table, number=seat
