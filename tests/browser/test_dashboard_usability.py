@@ -95,6 +95,43 @@ def test_no_console_error_on_the_directors_and_the_public_screens(
     assert victim.status == Entry.Status.BUSTED
 
 
+def test_a_change_that_arrives_while_a_panel_is_swapped_in_is_not_lost(page, live_url, director):
+    """A panel's refresh is answered with the state before a change (the clock's start on another
+    screen); the change's event arrives a moment after that answer is swapped in, before htmx
+    has wired the new panel up. The panel still shows the change: no event between a swap and
+    the next one is dropped (seen in CI: the buttons drawn at the start never appeared)."""
+    t = _tournament(director)
+    _log_in(page, live_url, f"/td/{t.pk}/")
+    held: list[bool] = []
+
+    def answer_then_start(route):
+        if held:
+            route.continue_()
+            return
+        held.append(True)
+        before = route.fetch()  # the tables as they are: no button yet
+        services.clock_action(tournament_id=t.pk, action="start", actor=director)
+        route.fulfill(response=before)
+
+    page.route("**/tables/**", answer_then_start)
+    page.evaluate(
+        """() => {
+          document.body.addEventListener("htmx:afterSwap", function (evt) {
+            if (evt.target.id !== "tables" || window.__changedAgain) return;
+            window.__changedAgain = true;
+            setTimeout(function () {
+              document.body.dispatchEvent(new CustomEvent("tourney-changed", { bubbles: true }));
+            }, 1);
+          });
+          document.body.dispatchEvent(new CustomEvent("tourney-changed", { bubbles: true }));
+        }"""
+    )
+    expect(page.locator("#clock button[value=pause]")).to_be_visible()
+    assert held == [True]
+    # RULES 2.1: the start drew a button at each table; the tables panel shows both.
+    expect(page.locator("#tables .seat.dealer")).to_have_count(2)
+
+
 def test_a_click_on_a_name_asks_before_it_moves_the_button(page, live_url, director):
     """RULES 2.1: the button is drawn at the start; a click on a player's name at a table tile
     must not move it without the director saying so."""

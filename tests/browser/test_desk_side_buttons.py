@@ -30,8 +30,13 @@ def _layout_intact(page) -> None:
     assert page.locator("#desk-main").count() == 1
     assert page.locator("#desk-side").count() == 1
     assert page.locator("#desk-main #register-form").count() == 1
-    main = page.locator("#desk-main").bounding_box()
-    side = page.locator("#desk-side").bounding_box()
+    # Both boxes measured in one go: the side list refreshes itself (outerHTML) at any moment.
+    main, side = page.evaluate(
+        """() => ["#desk-main", "#desk-side"].map((sel) => {
+          const r = document.querySelector(sel).getBoundingClientRect();
+          return { x: r.x, width: r.width };
+        })"""
+    )
     assert side["x"] >= main["x"] + main["width"] - 1  # side by side, not below the form
 
 
