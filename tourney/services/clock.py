@@ -73,41 +73,7 @@ def clock_action(
         # them back with it; the sweep records them then.
         if before.started:
             _announce_locked(t, items, before, now)
-        if action == "start":
-            after = clock_engine.start(items, now, anchor=before)
-        elif action == "pause":
-            after = clock_engine.pause(items, before, now)
-        elif action == "resume":
-            after = clock_engine.resume(items, before, now)
-        elif action == "next":
-            after = clock_engine.next_item(items, before, now)
-        elif action == "previous":
-            after = clock_engine.previous_item(items, before, now)
-        elif action == "adjust":
-            if seconds is None:
-                raise DomainError(
-                    "bad_input",
-                    "Give the seconds to add or remove.",
-                    fields={"seconds": "required with adjust"},
-                )
-            after = clock_engine.adjust(items, before, now, seconds)
-        elif action == "set":
-            # The time left typed in (issue 31: not 19 clicks on "-1 min"), RULES 4.3.
-            if seconds is None:
-                raise DomainError(
-                    "bad_input",
-                    clock_engine.MSG_BAD_TIME_LEFT,
-                    fields={"seconds": clock_engine.MSG_BAD_TIME_LEFT},
-                )
-            after = clock_engine.set_remaining(items, before, now, seconds)
-        else:
-            if index is None:
-                raise DomainError(
-                    "bad_input",
-                    "Give the index to jump to.",
-                    fields={"index": "required with jump"},
-                )
-            after = clock_engine.jump(items, before, now, index)
+        after = _anchor_after(action, items, before, now, seconds=seconds, index=index)
         _store_anchor(t, after)
         state = clock_engine.state(items, after, now)
         if action == "start":
@@ -136,6 +102,52 @@ def clock_action(
         )
         _schedule_next_boundary(t, items, after, now)
     return state
+
+
+def _anchor_after(
+    action: str,
+    items,
+    before: clock_engine.Anchor,
+    now: datetime,
+    *,
+    seconds: int | None,
+    index: int | None,
+) -> clock_engine.Anchor:
+    """The anchor after the director's ``action`` (RULES 4.3); the engine checks the rest."""
+    if action == "start":
+        return clock_engine.start(items, now, anchor=before)
+    if action == "pause":
+        return clock_engine.pause(items, before, now)
+    if action == "resume":
+        return clock_engine.resume(items, before, now)
+    if action == "next":
+        return clock_engine.next_item(items, before, now)
+    if action == "previous":
+        return clock_engine.previous_item(items, before, now)
+    if action == "adjust":
+        if seconds is None:
+            raise DomainError(
+                "bad_input",
+                "Give the seconds to add or remove.",
+                fields={"seconds": "required with adjust"},
+            )
+        return clock_engine.adjust(items, before, now, seconds)
+    if action == "set":
+        # The time left typed in (issue 31: not 19 clicks on "-1 min"), RULES 4.3.
+        if seconds is None:
+            raise DomainError(
+                "bad_input",
+                clock_engine.MSG_BAD_TIME_LEFT,
+                fields={"seconds": clock_engine.MSG_BAD_TIME_LEFT},
+            )
+        return clock_engine.set_remaining(items, before, now, seconds)
+    if index is None:
+        raise DomainError(
+            "bad_input",
+            "Give the index to jump to.",
+            fields={"index": "required with jump"},
+        )
+    return clock_engine.jump(items, before, now, index)
 
 
 def _apply_level_windows(t: Tournament, index: int) -> list[str]:
