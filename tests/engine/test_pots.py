@@ -14,6 +14,7 @@ from tourney.engine.cards import DECK
 from tourney.engine.errors import DomainError
 from tourney.engine.pots import (
     CATEGORIES,
+    MSG_ANTE_NOT_CHIP_UNIT,
     MSG_BAD_BOARD,
     MSG_BAD_HOLE_CARDS,
     MSG_DUPLICATE_SEAT,
@@ -27,6 +28,7 @@ from tourney.engine.pots import (
     Pot,
     category_of,
     evaluate_hand,
+    forced_bets,
     settle,
     split_pot,
 )
@@ -563,6 +565,126 @@ def test_bad_numbers_are_refused(kwargs: dict[str, object], code: str) -> None:
     assert _code(**(base | kwargs)).code == code
 
 
+# --- RULES 6.5: one odd unit per player per hand ------------------------------------------
+
+
+def test_no_player_takes_the_odd_unit_of_two_pots_in_one_hand() -> None:
+    # Button 1; seats 2 and 3 tie with 21 each, seat 6 (11) loses, seats 4 (5) and 5 (16)
+    # folded. Side pot 25 (2, 3): 13/12, its odd unit to seat 2 (first after the button). Main
+    # pot 49 (2, 3, 6): 24 each and the odd unit to seat 3, not to seat 2 again: 37 each.
+    result = settle(
+        players=[
+            HandPlayer(seat=2, committed=21, rank=1),
+            HandPlayer(seat=3, committed=21, rank=1),
+            HandPlayer(seat=4, committed=5, folded=True),
+            HandPlayer(seat=5, committed=16, folded=True),
+            HandPlayer(seat=6, committed=11, rank=2),
+        ],
+        button_seat=1,
+    )
+    assert result.pots == (
+        Pot(amount=49, eligible=(2, 3, 6), winners=(2, 3), shares={2: 24, 3: 25}),
+        Pot(amount=25, eligible=(2, 3), winners=(2, 3), shares={2: 13, 3: 12}),
+    )
+    assert result.payouts == {2: 37, 3: 37}
+
+
+def test_when_every_winner_has_had_an_odd_unit_the_order_starts_again() -> None:
+    # Two winners, three pots with an odd unit each: seat 2 (first after the button) takes
+    # the last side pot's, seat 3 the middle one's, and the main pot's goes clockwise again.
+    result = settle(
+        players=[
+            HandPlayer(seat=2, committed=30, rank=1),
+            HandPlayer(seat=3, committed=30, rank=1),
+            HandPlayer(seat=4, committed=10, rank=2),
+            HandPlayer(seat=5, committed=20, rank=2),
+            HandPlayer(seat=6, committed=11, folded=True),
+            HandPlayer(seat=7, committed=5, folded=True),
+            HandPlayer(seat=8, committed=25, folded=True),
+        ],
+        button_seat=1,
+    )
+    main, side, last = result.pots
+    assert last.amount == 25 and last.shares == {2: 13, 3: 12}  # 10 + 10 + 5 folded
+    assert side.amount == 41 and side.shares == {2: 20, 3: 21}  # 10 + 10 + 10 + 1 + 10
+    assert main.amount == 65 and main.shares == {2: 33, 3: 32}  # both had one: seat 2 again
+    assert split_pot(5, (2, 3), 1, 1, had_odd={2, 3}) == {2: 3, 3: 2}
+    assert split_pot(5, (2, 3), 1, 1, had_odd={2}) == {2: 2, 3: 3}
+
+
+# --- RULES 6.6: antes are dead money ------------------------------------------------------
+
+
+def test_the_big_blind_ante_is_not_returned_as_uncalled() -> None:
+    # Blinds 100/200, big-blind ante 200, button seat 1: the small blind (2) folds 100; the big
+    # blind (3) posts the 200 ante and puts in 500; seat 4 puts in 500 and wins: 1,300 to seat
+    # 4, nothing returned (entered as part of ``committed`` the ante came back as "uncalled").
+    result = settle(
+        players=[
+            HandPlayer(seat=2, committed=100, folded=True),
+            HandPlayer(seat=3, committed=500, ante=200, rank=2),
+            HandPlayer(seat=4, committed=500, rank=1),
+        ],
+        button_seat=1,
+    )
+    assert result.returned == {}
+    assert result.pots == (Pot(amount=1300, eligible=(3, 4), winners=(4,), shares={4: 1300}),)
+    assert result.payouts == {4: 1300}
+
+
+def test_a_folded_big_blind_gets_no_ante_back() -> None:
+    # The big blind posts 200 ante + 200 blind and folds to a 300 shove: seat 4 receives 800
+    # (700 pot + 100 uncalled), nothing goes back to the folded big blind.
+    result = settle(
+        players=[
+            HandPlayer(seat=2, committed=100, folded=True),
+            HandPlayer(seat=3, committed=200, ante=200, folded=True),
+            HandPlayer(seat=4, committed=300),
+        ],
+        button_seat=1,
+    )
+    assert result.returned == {4: 100}
+    assert result.pots == (Pot(amount=700, eligible=(4,), winners=(4,), shares={4: 700}),)
+    assert result.payouts == {4: 800}
+
+
+def test_a_player_all_in_on_the_ante_alone_plays_for_the_antes_only() -> None:
+    # Classic antes of 25 from four players; seat 3 had only the ante and is all in on it. The
+    # antes (100) are a pot of their own ahead of the main pot, which seat 3 cannot win.
+    result = settle(
+        players=[
+            HandPlayer(seat=2, committed=50, ante=25, folded=True),
+            HandPlayer(seat=3, committed=0, ante=25, rank=1),
+            HandPlayer(seat=4, committed=100, ante=25, rank=2),
+            HandPlayer(seat=5, committed=100, ante=25, rank=3),
+        ],
+        button_seat=1,
+    )
+    assert result.pots == (
+        Pot(amount=100, eligible=(3, 4, 5), winners=(3,), shares={3: 100}),
+        Pot(amount=250, eligible=(4, 5), winners=(4,), shares={4: 250}),
+    )
+    assert result.payouts == {3: 100, 4: 250}
+
+
+def test_a_big_blind_too_short_for_both_covers_the_ante_first() -> None:
+    assert forced_bets(150, ante=200, blind=200) == (150, 0)
+    assert forced_bets(300, ante=200, blind=200) == (200, 100)
+    assert forced_bets(5000, ante=200, blind=200) == (200, 200)
+    assert forced_bets(5000, ante=25) == (25, 0)
+    assert forced_bets(0, ante=25, blind=50) == (0, 0)
+
+
+def test_an_ante_must_be_whole_units_and_not_negative() -> None:
+    base = [HandPlayer(1, 10, rank=1), HandPlayer(2, 10, rank=2)]
+    with pytest.raises(DomainError) as err:
+        settle(players=[HandPlayer(1, 10, rank=1, ante=-5), base[1]], button_seat=1)
+    assert err.value.code == "bad_ante"
+    with pytest.raises(DomainError) as err:
+        settle(players=[HandPlayer(1, 10, rank=1, ante=3), base[1]], button_seat=1, chip_unit=5)
+    assert err.value.code == "not_chip_unit" and err.value.message == MSG_ANTE_NOT_CHIP_UNIT
+
+
 # --- properties --------------------------------------------------------------------------
 
 
@@ -658,6 +780,70 @@ def test_pot_invariants_with_ranks(hand: dict[str, object]) -> None:
 @given(hands(with_cards=True))
 def test_pot_invariants_with_cards(hand: dict[str, object]) -> None:
     _check_invariants(hand)
+
+
+def _odd_units(result) -> tuple[Counter, set[int]]:
+    """How many odd units each seat took in the hand, and every winner of any pot."""
+    odd: Counter = Counter()
+    winners: set[int] = set()
+    for pot in result.pots:
+        winners.update(pot.winners)
+        low = min(pot.shares.values())
+        odd.update(seat for seat, share in pot.shares.items() if share > low)
+    return odd, winners
+
+
+@st.composite
+def hands_with_antes(draw: st.DrawFn, with_cards: bool = False) -> dict[str, object]:
+    hand = draw(hands(with_cards=with_cards))
+    unit: int = hand["chip_unit"]  # type: ignore[assignment]
+    hand["players"] = [
+        HandPlayer(p.seat, p.committed, p.folded, p.cards, p.rank, draw(st.integers(0, 8)) * unit)
+        for p in hand["players"]  # type: ignore[attr-defined]
+    ]
+    return hand
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands_with_antes())
+def test_antes_are_dead_money_and_chips_are_conserved(hand: dict[str, object]) -> None:
+    """RULES 6.6 and 6.5 over random hands: every chip in (antes included) comes out; the
+    antes never come back as uncalled; a folded player gets back only uncalled bets; no player
+    takes two odd units while a winner of the hand has none."""
+    players: list[HandPlayer] = hand["players"]  # type: ignore[assignment]
+    result = settle(**hand)  # type: ignore[arg-type]
+    antes = sum(p.ante for p in players)
+    total = sum(p.committed for p in players) + antes
+    assert sum(result.payouts.values()) == total
+    assert sum(p.amount for p in result.pots) + sum(result.returned.values()) == total
+    without = settle(
+        **(
+            hand
+            | {
+                "players": [
+                    HandPlayer(p.seat, p.committed, p.folded, p.cards, p.rank) for p in players
+                ]
+            }
+        )
+    )  # type: ignore[arg-type]
+    assert result.returned == without.returned  # antes change no uncalled bet
+    live = {p.seat for p in players if not p.folded}
+    if antes:
+        assert set(result.pots[0].eligible) == live  # the first pot holds the antes: all live
+    for p in players:
+        if p.folded:
+            assert result.payouts.get(p.seat, 0) == result.returned.get(p.seat, 0)
+    odd, winners = _odd_units(result)
+    if any(n >= 2 for n in odd.values()):
+        assert all(odd[w] >= 1 for w in winners)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands())
+def test_no_player_takes_two_odd_units_while_a_winner_has_none(hand: dict[str, object]) -> None:
+    odd, winners = _odd_units(settle(**hand))  # type: ignore[arg-type]
+    if any(n >= 2 for n in odd.values()):
+        assert all(odd[w] >= 1 for w in winners)
 
 
 def _naive_category(five: tuple[str, ...]) -> str:

@@ -20,7 +20,18 @@ How the rules are read:
   suits never break ties. In rank mode the caller gives ``rank`` (1 = best, equal ranks tie).
 * RULES 6.5: each pot is split on its own in units of ``chip_unit``; the units left over go
   one each to the winners in clockwise order starting after the button (seats above the
-  button ascending, then seats up to and including the button ascending).
+  button ascending, then seats up to and including the button ascending). No one receives
+  more than one odd unit per hand: the pots are split from the last side pot back to the main
+  pot, and in each pot the winners who have not yet had an odd unit in this hand come first
+  (clockwise from the button); only when every winner of a pot already has one does the
+  clockwise order start again.
+* RULES 6.6: antes are dead money. A player's ``ante`` (a classic ante, or the big-blind ante
+  the big blind posts before the blind) is not part of ``committed``: it is never returned as
+  uncalled (6.2) and is not layered (6.3). The antes go into the main pot, contested by every
+  player who has not folded; when a player who has not folded put in nothing beyond the ante
+  (all in on the ante alone) they form a pot of their own ahead of the main pot, which that
+  player can win. A big blind too short for both covers the ante first: the caller puts the
+  first chips in ``ante`` (``forced_bets`` does it).
 * A hand where only one player is left needs no showdown: then that player may carry neither
   cards nor rank.
 """
@@ -42,6 +53,8 @@ MSG_DUPLICATE_SEAT = "Each seat may appear only once."
 MSG_BAD_BUTTON = "The button seat is a whole number from 1."
 MSG_BAD_CHIP_UNIT = "The chip unit is a whole number of at least 1."
 MSG_BAD_COMMITTED = "Committed chips are a whole number, zero or more."
+MSG_BAD_ANTE = "An ante is a whole number of chips, zero or more."
+MSG_ANTE_NOT_CHIP_UNIT = "Every ante must be a multiple of the chip unit."
 MSG_NOT_CHIP_UNIT = "Every committed amount must be a multiple of the chip unit."
 MSG_NO_LIVE_PLAYER = "At least one player must not have folded."
 MSG_SHOWDOWN_MIXED = "Either every player still in the hand has cards, or every one has a rank."
@@ -81,6 +94,7 @@ class HandPlayer:
     folded: bool = False
     cards: str | None = None
     rank: int | None = None
+    ante: int = 0  # RULES 6.6: dead money, not part of ``committed``
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,16 +185,31 @@ def clockwise_after(seats: Sequence[int], button_seat: int) -> tuple[int, ...]:
 
 
 def split_pot(
-    amount: int, winners: Sequence[int], button_seat: int, chip_unit: int
+    amount: int,
+    winners: Sequence[int],
+    button_seat: int,
+    chip_unit: int,
+    had_odd: frozenset[int] | set[int] = frozenset(),
 ) -> dict[int, int]:
     """Split one pot among its winners (RULES 6.5): equal shares in units of ``chip_unit``,
-    then the odd units one each from the first winner clockwise after the button."""
-    ordered = clockwise_after(winners, button_seat)
+    then the odd units one each clockwise from the button, the winners who already had an odd
+    unit in this hand (``had_odd``) after those who have not."""
+    clockwise = clockwise_after(winners, button_seat)
+    ordered = [s for s in clockwise if s not in had_odd] + [s for s in clockwise if s in had_odd]
     units, remainder = divmod(amount, chip_unit)
     if remainder:
         raise ValueError("pot amount is not a multiple of the chip unit")
     base, odd = divmod(units, len(ordered))
-    return {seat: (base + (1 if i < odd else 0)) * chip_unit for i, seat in enumerate(ordered)}
+    shares = {seat: (base + (1 if i < odd else 0)) * chip_unit for i, seat in enumerate(ordered)}
+    return {seat: shares[seat] for seat in clockwise}
+
+
+def forced_bets(chips: int, ante: int, blind: int = 0) -> tuple[int, int]:
+    """What a player with ``chips`` posts as (ante, blind) when the level asks for ``ante`` and
+    ``blind`` (RULES 6.6): a player too short for both covers the ante first, the rest (up to
+    the blind) is the blind."""
+    posted_ante = max(0, min(chips, ante))
+    return posted_ante, max(0, min(chips - posted_ante, blind))
 
 
 def _validate(players: Sequence[HandPlayer], button_seat: int, chip_unit: int) -> list[HandPlayer]:
@@ -202,6 +231,10 @@ def _validate(players: Sequence[HandPlayer], button_seat: int, chip_unit: int) -
             raise _error("bad_committed", MSG_BAD_COMMITTED, seat=p.seat)
         if p.committed % chip_unit:
             raise _error("not_chip_unit", MSG_NOT_CHIP_UNIT, seat=p.seat, committed=p.committed)
+        if not _is_int(p.ante) or p.ante < 0:
+            raise _error("bad_ante", MSG_BAD_ANTE, seat=p.seat)
+        if p.ante % chip_unit:
+            raise _error("not_chip_unit", MSG_ANTE_NOT_CHIP_UNIT, seat=p.seat, ante=p.ante)
         if p.rank is not None and (not _is_int(p.rank) or p.rank < 1):
             raise _error("bad_rank", MSG_BAD_RANK, seat=p.seat)
     if all(p.folded for p in players):
@@ -248,16 +281,19 @@ def settle(
     chip_unit: int = 1,
     board: str | None = None,
 ) -> Settlement:
-    """Settle one hand: RULES 6.2 (uncalled chips), 6.3 (pots), 6.4 (showdown), 6.5 (splits).
+    """Settle one hand: RULES 6.2 (uncalled chips), 6.3 (pots), 6.4 (showdown), 6.5 (splits),
+    6.6 (antes).
 
     Raises DomainError (400) for bad input: fewer than two players, duplicate or bad seats,
-    a negative or non-unit commitment (``not_chip_unit``), no live player, mixed cards and
-    ranks, bad or duplicate cards, a board that is not five cards when cards are shown.
+    a negative or non-unit commitment or ante (``not_chip_unit``), no live player, mixed cards
+    and ranks, bad or duplicate cards, a board that is not five cards when cards are shown.
     """
     players = _validate(players, button_seat, chip_unit)
     strengths, hands = _showdown_strengths(players, board)
+    live = {p.seat for p in players if not p.folded}
 
-    # RULES 6.2: the single top commitment above the second-highest goes back unmatched.
+    # RULES 6.2: the single top commitment above the second-highest goes back unmatched
+    # (antes are no commitment: RULES 6.6).
     committed = {p.seat: p.committed for p in players}
     by_size = sorted(players, key=lambda p: p.committed, reverse=True)
     returned: dict[int, int] = {}
@@ -266,8 +302,35 @@ def settle(
         returned[by_size[0].seat] = excess
         committed[by_size[0].seat] = by_size[1].committed
 
-    # RULES 6.3: layer by the live players' commitments; folded chips fill what they reach.
-    live = {p.seat for p in players if not p.folded}
+    layers = _layers(committed, live)
+    layers = _with_antes(layers, sum(p.ante for p in players), committed, live)
+
+    # RULES 6.4 and 6.5: best hands among the eligible, each pot split on its own, from the
+    # last side pot back to the main pot, one odd unit per player per hand.
+    payouts: dict[int, int] = dict(returned)
+    had_odd: set[int] = set()
+    pots: list[Pot] = []
+    for amount, eligible in reversed(layers):
+        best = min(strengths[s] for s in eligible)
+        winners = tuple(s for s in eligible if strengths[s] == best)
+        shares = split_pot(amount, winners, button_seat, chip_unit, had_odd)
+        fair = (amount // chip_unit // len(winners)) * chip_unit
+        had_odd.update(seat for seat, share in shares.items() if share > fair)
+        for seat, share in shares.items():
+            payouts[seat] = payouts.get(seat, 0) + share
+        pots.append(Pot(amount=amount, eligible=eligible, winners=winners, shares=shares))
+    pots.reverse()  # the main pot first
+
+    return Settlement(
+        returned=returned,
+        pots=tuple(pots),
+        payouts={seat: payouts[seat] for seat in sorted(payouts) if payouts[seat]},
+        hands=dict(sorted(hands.items())),
+    )
+
+
+def _layers(committed: dict[int, int], live: set[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """RULES 6.3: layer by the live players' commitments; folded chips fill what they reach."""
     levels = sorted({committed[s] for s in live if committed[s] > 0})
     if max(committed.values()) > (levels[-1] if levels else 0):
         raise _error("unreachable_chips", MSG_UNREACHABLE_CHIPS)
@@ -279,21 +342,17 @@ def settle(
         # the one before: "consecutive layers with the same eligible players" are one already.
         layers.append((amount, tuple(sorted(s for s in live if committed[s] >= level))))
         previous = level
+    return layers
 
-    # RULES 6.4 and 6.5: best hands among the eligible, each pot split on its own.
-    pots: list[Pot] = []
-    payouts: dict[int, int] = dict(returned)
-    for amount, eligible in layers:
-        best = min(strengths[s] for s in eligible)
-        winners = tuple(s for s in eligible if strengths[s] == best)
-        shares = split_pot(amount, winners, button_seat, chip_unit)
-        for seat, share in shares.items():
-            payouts[seat] = payouts.get(seat, 0) + share
-        pots.append(Pot(amount=amount, eligible=eligible, winners=winners, shares=shares))
 
-    return Settlement(
-        returned=returned,
-        pots=tuple(pots),
-        payouts={seat: payouts[seat] for seat in sorted(payouts) if payouts[seat]},
-        hands=dict(sorted(hands.items())),
-    )
+def _with_antes(
+    layers: list[tuple[int, tuple[int, ...]]], antes: int, committed: dict[int, int], live: set[int]
+) -> list[tuple[int, tuple[int, ...]]]:
+    """RULES 6.6: the antes join the main pot, contested by every player who has not folded;
+    when one of those put in nothing beyond the ante, they are a pot of their own ahead of it."""
+    if not antes:
+        return layers
+    everyone = tuple(sorted(live))
+    if layers and layers[0][1] == everyone:
+        return [(layers[0][0] + antes, everyone), *layers[1:]]
+    return [(antes, everyone), *layers]
