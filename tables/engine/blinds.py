@@ -14,9 +14,12 @@ Readings of the rule book:
   button and the big blind would become the small blind of a three-handed table, so they wait,
   and the button seat waits too. A table with no dealt-in player has no hand to wait for: no
   one waits there.
-* RULES 1.3's release is applied literally: a wait ends when the button moves so that the seat
-  lies clockwise after the old button position and at or before the new one. A player who sat
-  down on the button seat is therefore released when the button next arrives at their seat.
+* RULES 1.3's release: a wait ends when the button moves so that the seat is the old button
+  position or lies clockwise after it, at or before the new one. A player who sat down on the
+  button seat is therefore dealt in as soon as the button leaves it (the rule book says so;
+  they then sit just behind the button), not a whole orbit later. A move back (a director's
+  correction) counts the long way round, so it also ends the wait of the button seat and of
+  every waiting seat it passes.
 """
 
 from __future__ import annotations
@@ -148,11 +151,9 @@ def worst_position(table: Table, rng: random.Random) -> tuple[int, bool]:
 def released_by_button_move(table: Table, new_button_seat: int) -> frozenset[int]:
     """Entry ids whose wait ends when the button moves to ``new_button_seat`` — RULES 1.3.
 
-    A waiting player is released when their seat lies clockwise after the old button position
-    and at or before the new one (a move back counts the long way round, as the rule says).
-    A player who sat down on the button seat itself is released as soon as the button moves
-    on: read literally the rule would keep them out for a whole orbit, and card rooms deal
-    them in from the next hand (they then sit just behind the button).
+    A waiting player is released when their seat is the old button position or lies clockwise
+    after it, at or before the new one (a move back counts the long way round). A player who
+    sat down on the button seat is released as soon as the button moves on (the module doc).
     Not moving the button, or no button before (no one waits then, RULES 2.1), releases no one.
     """
     if not isinstance(new_button_seat, int) or not 1 <= new_button_seat <= table.seats:

@@ -323,6 +323,17 @@ def test_player_who_sat_on_the_button_is_dealt_in_once_the_button_moves_on():
     assert released_by_button_move(parse_table("B1w 2 3w 4"), 3) == {1, 3}
 
 
+def test_a_backward_button_correction_counts_the_long_way_round():
+    # RULES 1.3: the director moves the button back from seat 5 to seat 3 (a correction). The
+    # wait of the player who sat down on the button seat (5) ends: the button left it. The move
+    # back passes 6, 7, 8, 9, 1, 2 and 3 the long way round: the waits there end too; seat 4,
+    # behind the new button and not passed, keeps waiting.
+    table = parse_table("1 2 3 4w B5w 6w 7 8 9")
+    assert released_by_button_move(table, 3) == {5, 6}
+    assert released_by_button_move(parse_table("1w 2 3 4w B5w 6 7 8 9"), 4) == {1, 4, 5}
+    assert released_by_button_move(parse_table("1 2 3 4w B5 6 7 8 9"), 3) == frozenset()
+
+
 def test_button_that_does_not_move_releases_nobody():
     assert released_by_button_move(parse_table("1 B2 3w 4"), 2) == frozenset()
 
