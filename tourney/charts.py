@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from tourney.engine.clock import BREAK, LEVEL, Item
 
@@ -44,6 +45,24 @@ def expected_players(items: Sequence[Item], starting_stack: int, field: int) -> 
     return [max(1.0, field ** (1 - min(s, end_at) / end_at)) if field > 1 else 1.0 for s in starts]
 
 
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """The plot area and its two scales: big blinds (log, left) and depth in BB (right)."""
+
+    plot_w: float
+    plot_h: float
+    slot: float
+    lo: float
+    span: float
+    depth_max: float
+
+    def y_bb(self, bb: int) -> float:
+        return TOP + self.plot_h - (math.log10(bb) - self.lo) / self.span * (self.plot_h - 12) - 6
+
+    def y_depth(self, d: float) -> float:
+        return TOP + self.plot_h - min(d, self.depth_max) / self.depth_max * self.plot_h
+
+
 def structure_svg(
     items: Sequence[Item], *, starting_stack: int, field: int, current: int | None = None
 ) -> str:
@@ -56,42 +75,83 @@ def structure_svg(
         return '<svg class="chart" viewBox="0 0 10 10" role="img"><title>No levels</title></svg>'
     # Every level and break, as the clock will run them (issue 31: a chart that stopped after
     # the expected finish hid the levels a long night still reaches); numbers thin out instead.
-    shown_levels = levels
     shown = list(enumerate(items))
     label_every = max(1, math.ceil(len(levels) / MAX_LABELS))
-
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    slot = plot_w / len(shown)
-    bbs = [it.big_blind for _, it in shown_levels]
-    # Start the scale below the first big blind so the first bar is visible.
-    lo, hi = math.log10(min(bbs) / 3), math.log10(max(bbs))
-    span = max(hi - lo, 1e-9)
-    depths = [
-        total / players[i] / it.big_blind for i, it in shown if it.kind == LEVEL and it.big_blind
-    ]
-    depth_max = max(50.0, min(max(depths), 400.0))
-
-    def y_bb(bb: int) -> float:
-        return TOP + plot_h - (math.log10(bb) - lo) / span * (plot_h - 12) - 6
-
-    def y_depth(d: float) -> float:
-        return TOP + plot_h - min(d, depth_max) / depth_max * plot_h
-
+    bbs = [it.big_blind for _, it in levels]
+    frame = _frame(shown, bbs, players, total)
     out = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif" font-size="11">',
         "<title>Big blind by level and expected average stack in big blinds</title>",
-        f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#101923"/>',
+        f'<rect x="{LEFT}" y="{TOP}" width="{frame.plot_w}" height="{frame.plot_h}" '
+        f'fill="#101923"/>',
     ]
+    out += _depth_grid(frame)
+    bars, points = _bars(shown, frame, players, total, current, label_every)
+    out += bars
+    out.append(
+        f'<polyline class="depth" points="{" ".join(points)}" fill="none" stroke="#f0b429" '
+        f'stroke-width="2"/>'
+    )
+    for bb in sorted({bbs[0], bbs[len(bbs) // 2], bbs[-1]}):
+        out.append(
+            f'<text x="{LEFT - 4}" y="{frame.y_bb(bb) + 4:.1f}" fill="#7fb0e0" '
+            f'text-anchor="end">{short_number(bb)}</text>'
+        )
+    out.append(
+        f'<text x="{LEFT}" y="{HEIGHT - 4}" fill="#9fb0c2">Bars: big blind (log) · Line: '
+        f"average stack in BB ({field} players, one left at {END_DEPTH} BB) · B: break, "
+        f"chips colored up</text>"
+    )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _frame(
+    shown: list[tuple[int, Item]], bbs: list[int], players: list[float], total: int
+) -> _Frame:
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    # Start the scale below the first big blind so the first bar is visible.
+    lo, hi = math.log10(min(bbs) / 3), math.log10(max(bbs))
+    depths = [
+        total / players[i] / it.big_blind for i, it in shown if it.kind == LEVEL and it.big_blind
+    ]
+    return _Frame(
+        plot_w=plot_w,
+        plot_h=plot_h,
+        slot=plot_w / len(shown),
+        lo=lo,
+        span=max(hi - lo, 1e-9),
+        depth_max=max(50.0, min(max(depths), 400.0)),
+    )
+
+
+def _depth_grid(frame: _Frame) -> list[str]:
+    """The right axis: a line and a label at each usual depth the scale reaches."""
+    out = []
     for d in (25, 50, 100, 200, 400):
-        if d <= depth_max:
-            y = y_depth(d)
+        if d <= frame.depth_max:
+            y = frame.y_depth(d)
             out.append(
-                f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y:.1f}" y2="{y:.1f}" '
+                f'<line x1="{LEFT}" x2="{LEFT + frame.plot_w}" y1="{y:.1f}" y2="{y:.1f}" '
                 f'stroke="#24313f" stroke-width="1"/>'
-                f'<text x="{LEFT + plot_w + 4}" y="{y + 4:.1f}" fill="#f0b429">{d}</text>'
+                f'<text x="{LEFT + frame.plot_w + 4}" y="{y + 4:.1f}" fill="#f0b429">{d}</text>'
             )
-    points = []
+    return out
+
+
+def _bars(
+    shown: list[tuple[int, Item]],
+    frame: _Frame,
+    players: list[float],
+    total: int,
+    current: int | None,
+    label_every: int,
+) -> tuple[list[str], list[str]]:
+    """A bar per level (the current one highlighted), a band per break with the chips it
+    colors up; and the depth line's points, one per level."""
+    out, points = [], []
+    slot, plot_h = frame.slot, frame.plot_h
     level_no = 0
     for slot_no, (i, it) in enumerate(shown):
         x = LEFT + slot_no * slot
@@ -107,7 +167,7 @@ def structure_svg(
             )
             continue
         level_no += 1
-        y = y_bb(it.big_blind)
+        y = frame.y_bb(it.big_blind)
         colour = "#3fb68b" if i == current else "#4a7fb0"
         out.append(
             f'<rect class="bb" x="{x + 1.5:.1f}" y="{y:.1f}" width="{max(slot - 3, 1):.1f}" '
@@ -119,20 +179,5 @@ def structure_svg(
                 f'<text x="{x + slot / 2:.1f}" y="{TOP + plot_h + 13}" fill="#9fb0c2" '
                 f'text-anchor="middle" font-size="9">{level_no}</text>'
             )
-        points.append(f"{x + slot / 2:.1f},{y_depth(total / players[i] / it.big_blind):.1f}")
-    out.append(
-        f'<polyline class="depth" points="{" ".join(points)}" fill="none" stroke="#f0b429" '
-        f'stroke-width="2"/>'
-    )
-    for bb in sorted({bbs[0], bbs[len(bbs) // 2], bbs[-1]}):
-        out.append(
-            f'<text x="{LEFT - 4}" y="{y_bb(bb) + 4:.1f}" fill="#7fb0e0" '
-            f'text-anchor="end">{short_number(bb)}</text>'
-        )
-    out.append(
-        f'<text x="{LEFT}" y="{HEIGHT - 4}" fill="#9fb0c2">Bars: big blind (log) · Line: '
-        f"average stack in BB ({field} players, one left at {END_DEPTH} BB) · B: break, "
-        f"chips colored up</text>"
-    )
-    out.append("</svg>")
-    return "".join(out)
+        points.append(f"{x + slot / 2:.1f},{frame.y_depth(total / players[i] / it.big_blind):.1f}")
+    return out, points
