@@ -70,6 +70,7 @@ RULES = {
     "deal_post": API_DIRECTOR,
     # Issue 10: the users page, the display-link rotation, one log event's before and after.
     "tourney-dashboard-users": DIRECTOR_PAGE,
+    "tourney-rules": DIRECTOR_PAGE,  # the rule book (docs/rules.md), issue 22
     "tourney-dashboard-display-token": DIRECTOR_PAGE,
     "tourney-dashboard-log-event": DIRECTOR_PAGE,
     # the money panel's director actions (RULES 8.2, 8.3): payouts, closing registration

@@ -1,7 +1,7 @@
 """Two guards at the edge of every request.
 
 - ``ApiErrorShapeMiddleware``: every error answer under /api/ is in the error shape of
-  ../shared/API.md, ``{"error": {"code", "message", "fields"}}``, even those no API view wrote
+  docs/api.md, ``{"error": {"code", "message", "fields"}}``, even those no API view wrote
   (an unknown path's 404, a wrong method's 405, a body too big to read).
 - ``RejectNulMiddleware``: a NUL character in the path, the query, a form field or a JSON
   string is refused with a 400 before any view runs. PostgreSQL text cannot hold NUL (psycopg

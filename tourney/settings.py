@@ -288,6 +288,9 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = True
+# The web app manifest (home-screen icons, templates/_icons.html): its own type, which
+# WhiteNoise does not know (it would answer application/octet-stream).
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 
 # Celery: an embedded broker by default (kombu's filesystem transport: no server needed, ETA
 # tasks fire on time); CELERY_BROKER_URL=redis://127.0.0.1:6379/0 in a card room.

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from tourney.views.dashboard import money, panels, redraw, setup_views, tools, users
+from tourney.views.dashboard import money, panels, redraw, rules, setup_views, tools, users
 
 P = "td/<int:tournament_id>/"
 
 urlpatterns = [
     path("td/new/", setup_views.new, name="tourney-dashboard-setup"),
     path("td/users/", users.users, name="tourney-dashboard-users"),
+    path("td/rules/", rules.rules_page, name="tourney-rules"),
     path(P, panels.page, name="tourney-dashboard"),
     path(P + "version/", panels.version, name="tourney-dashboard-version"),
     path(P + "clock/", panels.clock, name="tourney-dashboard-clock"),
