@@ -13,7 +13,6 @@ from tourney import services
 from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event
 from tourney.selectors import money as money_reads
-from tourney.services import money
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -55,7 +54,7 @@ def test_director_records_a_chip_chop_deal_from_the_money_panel(
         panel.locator(f"input[name=stack_{e.pk}]").fill(str(stack))
     panel.locator("button:has-text('Show the numbers')").click()
     expect(panel.locator("button:has-text('Record chip chop')")).to_be_visible()
-    quote = money.deal_quote(t, {e.pk: s for e, s in zip(left, STACKS, strict=True)})
+    quote = money_reads.deal_quote(t, {e.pk: s for e, s in zip(left, STACKS, strict=True)})
     for p in quote["players"]:
         expect(panel).to_contain_text(money_exact(p["chip_chop"]))
     screenshot(page, "money-deal-quote")

@@ -147,7 +147,7 @@ def test_concurrent_addons_and_deals_apply_once(director):
         services.elimination_record(tournament_id=t.pk, busts=[(last.pk, 100)], actor=director)
     services.registration_close(tournament_id=t.pk, actor=director)
     x, y = sorted(seated, key=lambda s: s.number)
-    unpaid = money.deal_quote(t)["unpaid"]
+    unpaid = money_reads.deal_quote(t)["unpaid"]
     ks = count(1)
 
     def deal():

@@ -87,7 +87,7 @@ def test_pool_counts_reentries_rebuys_addons_and_added_money_with_fees_apart(dir
     t.refresh_from_db()
     # 5 buy-ins (4 + the re-entry), 1 rebuy, 2 add-ons, added money; fees not in the pool.
     assert money_reads.pool_of(t) == 5 * 5000 + 4000 + 2 * 3000 + 10000
-    summary = money.money_summary(t)
+    summary = money_reads.money_summary(t)
     assert summary["entries"] == 5
     assert summary["players"] == 4
     assert summary["reentries"] == 1
@@ -127,7 +127,7 @@ def test_rebuy_and_addon_fees_are_taken_apart_from_the_pool_and_undone_exactly(d
     assert (a.paid, a.fee_paid) == (5000 + 4000 + 3000, 500 + 400 + 300)
     t.refresh_from_db()
     assert money_reads.pool_of(t) == pool + 4000 + 3000
-    assert money.money_summary(t)["fees"] == 2 * 500 + 400 + 300
+    assert money_reads.money_summary(t)["fees"] == 2 * 500 + 400 + 300
     rebuy = Event.objects.get(tournament=t, kind="entry_rebuy").payload
     addon = Event.objects.get(tournament=t, kind="entry_addon").payload
     assert (rebuy["amount"], rebuy["fee"], addon["amount"], addon["fee"]) == (4000, 400, 3000, 300)
@@ -142,7 +142,7 @@ def test_rebuy_and_addon_fees_are_taken_apart_from_the_pool_and_undone_exactly(d
 def test_guarantee_raises_the_pool_and_the_overlay_is_shown(director):
     t = _create(director, players=6, guarantee=100000, added_money=5000)
 
-    summary = money.money_summary(t)
+    summary = money_reads.money_summary(t)
 
     assert summary["money_in"] == 6 * 5000
     assert summary["prize_pool"] == 100000
@@ -154,8 +154,8 @@ def test_pool_without_entries_is_the_added_money_or_the_guarantee(director):
     t = _create(director, added_money=5000, guarantee=3000)
 
     assert money_reads.pool_of(t) == 5000
-    assert money.prizes_of(t) == ()
-    assert money.money_summary(t)["bubble_place"] is None
+    assert money_reads.prizes_of(t) == ()
+    assert money_reads.money_summary(t)["bubble_place"] is None
 
 
 # ---------------------------------------------------------------- payout tables (RULES 8.2)
@@ -168,7 +168,7 @@ def test_payout_table_follows_the_field_and_sums_to_the_pool_after_rounding(dire
     for n in range(1, 61):
         services.entry_register(tournament_id=t.pk, name=f"P{n}", actor=director)
         t.refresh_from_db()
-        prizes = money.prizes_of(t)
+        prizes = money_reads.prizes_of(t)
         pool = money_reads.pool_of(t)
         assert pool == n * 3333 + 17
         assert sum(prizes) == pool, n
@@ -194,7 +194,7 @@ def test_freeze_is_refused_while_registration_is_open(seated_tournament, directo
 def test_freeze_pins_the_table_and_amounts_once(seated_tournament, director):
     t = seated_tournament
     Tournament.objects.filter(pk=t.pk).update(registration_open=False)
-    expected = money.prizes_of(t)
+    expected = money_reads.prizes_of(t)
 
     first = money.payouts_freeze(tournament_id=t.pk, actor=director)
     again = money.payouts_freeze(tournament_id=t.pk, actor=director)
@@ -209,7 +209,7 @@ def test_freeze_pins_the_table_and_amounts_once(seated_tournament, director):
         "prizes": list(expected),
         "pool": 100000,
     }
-    assert money.money_summary(t)["frozen"] is True
+    assert money_reads.money_summary(t)["frozen"] is True
 
 
 def test_a_late_entry_after_the_freeze_is_shared_by_the_frozen_table(seated_tournament, director):
@@ -221,7 +221,7 @@ def test_a_late_entry_after_the_freeze_is_shared_by_the_frozen_table(seated_tour
     services.entry_register(tournament_id=t.pk, name="Latecomer", actor=director, override=True)
 
     t.refresh_from_db()
-    assert money.prizes_of(t) == (105000,)
+    assert money_reads.prizes_of(t) == (105000,)
 
 
 def _finish(t, entry):
@@ -352,9 +352,9 @@ def test_two_players_tied_for_the_last_paid_place_split_it_with_the_zero_below(
     # Pool 100008, unit 1: the fourth prize is odd (14161), so one unit is left over.
     Tournament.objects.filter(pk=t.pk).update(added_money=8, rounding_unit=1)
     t.refresh_from_db()
-    assert money.prizes_of(t) == (42004, 25722, 18121, 14161)
+    assert money_reads.prizes_of(t) == (42004, 25722, 18121, 14161)
     _bust_down_to(t, 5, director)
-    summary = money.money_summary(t)
+    summary = money_reads.money_summary(t)
     assert summary["on_the_bubble"] is True and summary["in_the_money"] is False
     assert summary["bubble_place"] == 5
     x, y = _seated(t)[:2]
@@ -371,7 +371,7 @@ def test_two_players_tied_for_the_last_paid_place_split_it_with_the_zero_below(
     first = x if seats[x.pk] < seats[y.pk] else y
     second = y if first is x else x
     assert (first.prize, second.prize) == (7081, 7080)
-    summary = money.money_summary(t)
+    summary = money_reads.money_summary(t)
     assert summary["in_the_money"] is True and summary["players_left"] == 3
     busted_prizes = Entry.objects.filter(tournament=t, place__gt=5).values_list("prize", flat=True)
     assert set(busted_prizes) == {0}
@@ -388,7 +388,7 @@ def test_results_after_an_undone_elimination_are_recomputed_exactly(
         services.registration_close(tournament_id=t.pk, actor=director)
     _bust_down_to(t, 5, director)
     t.refresh_from_db()
-    before = (selectors.results(t), _snapshot(t), money.money_summary(t))
+    before = (selectors.results(t), _snapshot(t), money_reads.money_summary(t))
     x, y = _seated(t)[:2]
     services.elimination_record(
         tournament_id=t.pk, busts=[(x.pk, 3000), (y.pk, 3000)], actor=director
@@ -400,7 +400,7 @@ def test_results_after_an_undone_elimination_are_recomputed_exactly(
     assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "elimination"
 
     t.refresh_from_db()
-    assert (selectors.results(t), _snapshot(t), money.money_summary(t)) == before
+    assert (selectors.results(t), _snapshot(t), money_reads.money_summary(t)) == before
     assert Entry.objects.filter(pk__in=[x.pk, y.pk], place__isnull=True).count() == 2
     services.elimination_record(
         tournament_id=t.pk, busts=[(x.pk, 3000), (y.pk, 2000)], actor=director
@@ -550,7 +550,7 @@ def test_deal_quote_gives_icm_and_chip_chop_summing_to_the_unpaid_money(
     t = seated_tournament
     x, y, z = _three_left(t, director)
 
-    quote = money.deal_quote(t, {x.pk: 50000, y.pk: 30000, str(z.pk): 20000})
+    quote = money_reads.deal_quote(t, {x.pk: 50000, y.pk: 30000, str(z.pk): 20000})
 
     assert quote["unpaid"] == 42100 + 25700 + 18100
     assert quote["unpaid_prizes"] == [42100, 25700, 18100]
@@ -560,7 +560,7 @@ def test_deal_quote_gives_icm_and_chip_chop_summing_to_the_unpaid_money(
     assert sum(r["icm"] for r in rows.values()) == quote["unpaid"]
     assert abs(sum(r["equity"] for r in rows.values()) - quote["unpaid"]) < 1e-6
     # Without stacks: who is in and what is left to pay.
-    bare = money.deal_quote(t)
+    bare = money_reads.deal_quote(t)
     assert [r["entry"] for r in bare["players"]] == [x.pk, y.pk, z.pk]
     assert "icm" not in bare["players"][0]
 
@@ -570,10 +570,10 @@ def test_deal_quote_needs_a_stack_for_exactly_the_players_left(seated_tournament
     x, y, _z = _three_left(t, director)
 
     with pytest.raises(DomainError) as err:
-        money.deal_quote(t, {x.pk: 50000, y.pk: 30000})
+        money_reads.deal_quote(t, {x.pk: 50000, y.pk: 30000})
 
     assert err.value.code == "deal_wrong_players"
-    assert err.value.message == money.MSG_STACKS_WRONG_PLAYERS
+    assert err.value.message == money_reads.MSG_STACKS_WRONG_PLAYERS
 
 
 def test_a_deal_that_does_not_add_up_is_refused_and_nothing_changes(seated_tournament, director):
@@ -696,7 +696,7 @@ def test_a_recorded_deal_replaces_the_place_prizes_in_the_results(seated_tournam
     assert event.payload["method"] == "custom"
     assert event.payload["amounts"] == {str(k): v for k, v in deal.items()}
     assert event.payload["unpaid"] == 85900
-    assert money.money_summary(t)["deal"] is True
+    assert money_reads.money_summary(t)["deal"] is True
     with pytest.raises(DomainError) as again:
         money.deal_record(tournament_id=t.pk, amounts=deal, method="custom", actor=director)
     assert again.value.code == "deal_exists"
@@ -745,7 +745,7 @@ def test_undoing_a_tied_bubble_elimination_restores_the_prizes_exactly(seated_to
 
     assert out["kind"] == "elimination"
     assert _snapshot(t) == before
-    assert money.money_summary(t)["on_the_bubble"] is True
+    assert money_reads.money_summary(t)["on_the_bubble"] is True
 
 
 def test_undo_a_rebuy_an_addon_and_a_reentry_gives_the_money_back(director):
@@ -789,7 +789,7 @@ def test_undo_a_deal_and_a_payout_change_after_the_freeze(seated_tournament, dir
     t.refresh_from_db()
     assert t.frozen_prizes == [42100, 25700, 18100, 14100]
     assert t.payout_percentages == list(payouts_engine.default_percentages(20))
-    assert money.prizes_of(t) == (42100, 25700, 18100, 14100)
+    assert money_reads.prizes_of(t) == (42100, 25700, 18100, 14100)
 
 
 def test_freeze_without_entries_is_refused_and_the_locked_helper_does_nothing(director):
@@ -852,7 +852,7 @@ def test_the_clock_closing_registration_freezes_the_payouts_once(director):
 
     t = _clock_tournament(director, players=20)
     assert t.registration_open and t.frozen_prizes is None
-    prizes = money.prizes_of(t)
+    prizes = money_reads.prizes_of(t)
     later = timezone.now() + timedelta(minutes=21)
 
     assert services.clock_announce(tournament_id=t.pk, now=later) == [1]
@@ -874,8 +874,8 @@ def test_a_custom_table_longer_than_the_field_is_cut_to_it_when_registration_clo
     # finish in give their share to first; every cent of the pool is paid out.
     table = [3000, 2000, 1500, 1200, 1000, 800, 500]
     t = _clock_tournament(director, players=5, percentages=table)
-    assert money.table_of(t) == (4300, 2000, 1500, 1200, 1000)
-    assert len(money.prizes_of(t)) == 5
+    assert money_reads.table_of(t) == (4300, 2000, 1500, 1200, 1000)
+    assert len(money_reads.prizes_of(t)) == 5
 
     services.clock_action(tournament_id=t.pk, action="next", actor=director)  # closes it
 
@@ -895,7 +895,7 @@ def test_a_custom_table_longer_than_the_field_is_cut_to_it_when_registration_clo
 
 def test_undoing_the_close_of_registration_reopens_it_and_unfreezes(seated_tournament, director):
     t = seated_tournament
-    summary = money.money_summary(t)
+    summary = money_reads.money_summary(t)
 
     assert services.registration_close(tournament_id=t.pk, actor=director) == ["registration"]
     t.refresh_from_db()
@@ -904,7 +904,7 @@ def test_undoing_the_close_of_registration_reopens_it_and_unfreezes(seated_tourn
     assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "registration_closed"
     t.refresh_from_db()
     assert t.registration_open and t.frozen_prizes is None and t.payout_percentages is None
-    assert money.money_summary(t) == summary
+    assert money_reads.money_summary(t) == summary
 
 
 def test_closing_registration_twice_is_refused_and_changes_nothing(director):
@@ -953,7 +953,7 @@ def test_a_deal_is_refused_while_money_can_still_come_in(director, window):
     if window == "rebuys":  # registration closed, the rebuy period still open
         services.registration_close(tournament_id=t.pk, actor=director)
     left = _seated(t)
-    unpaid = money.deal_quote(t)["unpaid"]
+    unpaid = money_reads.deal_quote(t)["unpaid"]
     amounts = dict(zip([e.pk for e in left], [unpaid - 2, 1, 1], strict=True))
     before = _snapshot(t)
 
@@ -962,7 +962,7 @@ def test_a_deal_is_refused_while_money_can_still_come_in(director, window):
 
     assert (err.value.code, err.value.status) == ("deal_money_open", 409)
     assert err.value.message == money.MSG_DEAL_MONEY_OPEN
-    assert money.deal_quote(t)["money_open"] is True
+    assert money_reads.deal_quote(t)["money_open"] is True
     assert _snapshot(t) == before and _events(t, "deal_recorded") == 0
 
 
@@ -976,7 +976,7 @@ def dealt(director):
     services.registration_close(tournament_id=t.pk, rebuys=True, actor=director)
     services.clock_action(tournament_id=t.pk, action="next", actor=director)  # the break
     left = _seated(t)
-    unpaid = money.deal_quote(t)["unpaid"]
+    unpaid = money_reads.deal_quote(t)["unpaid"]
     money.deal_record(
         tournament_id=t.pk,
         amounts=dict(zip([e.pk for e in left], [unpaid - 20000, 12000, 8000], strict=True)),

@@ -15,6 +15,7 @@ from tables.models import Table
 from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Event, Tournament
+from tourney.selectors import money as money_reads
 from tourney.services import money, undo
 from tourney.services.tournament_settings import (
     LABELS,
@@ -155,7 +156,7 @@ def test_payouts_and_rounding_go_through_the_payout_table_and_undo_together(t, d
     assert done["rounding_unit"] == [100, 500]
     t.refresh_from_db()
     assert t.payout_percentages == [6000, 4000] and t.rounding_unit == 500
-    assert money.prizes_of(t)[:2] == (60000, 40000)  # 10 x 100.00 in the pool, 60/40
+    assert money_reads.prizes_of(t)[:2] == (60000, 40000)  # 10 x 100.00 in the pool, 60/40
     undo.action_undo(tournament_id=t.pk, actor=director)
     t.refresh_from_db()
     assert t.payout_percentages is None and t.rounding_unit == 100 and t.name == "Sunday 100"

@@ -22,6 +22,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
 from tourney.selectors import clock as clock_reads
+from tourney.selectors import money as money_reads
 from tourney.services import colorup, money, setup
 from tourney.views.dashboard import panels, reads
 
@@ -910,9 +911,9 @@ def test_money_panel_shows_pool_prizes_and_the_bubble(td, seated_tournament, dir
     html = _money_html(td, t)
     assert "<dt>Pool</dt><dd>1,000.00</dd>" in html
     assert "<dt>Paid</dt><dd>4<small> places</small></dd>" in html
-    for place, prize in enumerate(money.prizes_of(t), start=1):
+    for place, prize in enumerate(money_reads.prizes_of(t), start=1):
         assert f"<li><span>{place}</span> {prize // 100:,}.00</li>" in html
-    assert [p // 100 for p in money.prizes_of(t)] == [421, 257, 181, 141]
+    assert [p // 100 for p in money_reads.prizes_of(t)] == [421, 257, 181, 141]
     assert "Bubble" not in html and "In the money" not in html and "Overlay" not in html
 
     _bust_down_to(t, 5, director)
@@ -995,7 +996,7 @@ def test_close_registration_from_the_dashboard_freezes_the_payouts(td, three_lef
     assert r.status_code == 200 and "Close registration" not in r.content.decode()
     t.refresh_from_db()
     assert t.registration_open is False
-    assert t.frozen_prizes == list(money.prizes_of(t)) and sum(t.frozen_prizes) == 40000
+    assert t.frozen_prizes == list(money_reads.prizes_of(t)) and sum(t.frozen_prizes) == 40000
     assert _events(t, "registration_closed") == 1 and _events(t, "payouts_frozen") == 1
     again = td.post(url("tourney-dashboard-registration-close", t), **HX)
     assert again.status_code == 409 and escape(money.MSG_ALREADY_CLOSED) in again.content.decode()
@@ -1012,7 +1013,7 @@ def test_deal_quote_and_record_the_chip_chop_the_quote_gave(td, three_left, dire
     assert r.status_code == 200
     html = r.content.decode()
     assert "Record ICM deal" in html and "Record custom deal" in html
-    quote = money.deal_quote(t, {int(k[6:]): int(v) for k, v in stacks.items()})
+    quote = money_reads.deal_quote(t, {int(k[6:]): int(v) for k, v in stacks.items()})
     for p in quote["players"]:
         assert f'name="amount_{p["entry"]}" value="{money_exact(p["icm"])}"' in html
 
@@ -1044,7 +1045,7 @@ def test_a_custom_deal_from_the_dashboard(td, three_left, director):
     services.registration_close(tournament_id=t.pk, actor=director)
     stacks = _stacks_of(t)
     ids = sorted(int(k[6:]) for k in stacks)
-    unpaid = money.deal_quote(t)["unpaid"]  # 400.00, everything still to pay
+    unpaid = money_reads.deal_quote(t)["unpaid"]  # 400.00, everything still to pay
     typed = {ids[0]: "200.00", ids[1]: "125", ids[2]: "75"}
     amounts = {f"amount_{pk}": v for pk, v in typed.items()}
 
@@ -1138,7 +1139,7 @@ def test_payouts_form_sets_the_table_and_rounding_unit(td, seated_tournament, de
     assert r.status_code == 200
     t.refresh_from_db()
     assert t.payout_percentages == [5000, 3000, 2000] and t.rounding_unit == 500
-    assert money.prizes_of(t) == (50000, 30000, 20000)
+    assert money_reads.prizes_of(t) == (50000, 30000, 20000)
     html = r.content.decode()
     assert "<li><span>1</span> 500.00</li>" in html and 'value="50 30 20"' in html
     event = Event.objects.get(tournament=t, kind="payouts_set")

@@ -106,7 +106,7 @@ def reentry_create(request, tid: int, eid: int):
 )
 def money_get(request, tid: int):
     need_desk(request)
-    return money.money_summary(tournament_or_404(tid))
+    return money_reads.money_summary(tournament_or_404(tid))
 
 
 class PayoutsIn(Schema):
@@ -128,7 +128,7 @@ def payouts_put(request, tid: int, payload: PayoutsIn):
         rounding_unit=payload.rounding_unit,
         actor=request.user,
     )
-    return money.money_summary(tournament_or_404(tid))
+    return money_reads.money_summary(tournament_or_404(tid))
 
 
 @router.post(
@@ -140,7 +140,7 @@ def payouts_put(request, tid: int, payload: PayoutsIn):
 def payouts_freeze(request, tid: int):
     need_director(request)
     money.payouts_freeze(tournament_id=tid, actor=request.user)
-    return money.money_summary(tournament_or_404(tid))
+    return money_reads.money_summary(tournament_or_404(tid))
 
 
 # ---------------------------------------------------------------- deals (RULES 8.3)
@@ -172,7 +172,7 @@ def deal_get(request, tid: int, stacks: str | None = None):
     ``stacks=81:50000,90:30000`` (one per player still in): ICM and chip-chop amounts."""
     need_desk(request)
     t = tournament_or_404(tid)
-    return money.deal_quote(t, None if stacks is None else _parse_stacks(stacks))
+    return money_reads.deal_quote(t, None if stacks is None else _parse_stacks(stacks))
 
 
 class DealIn(Schema):

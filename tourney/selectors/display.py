@@ -32,8 +32,7 @@ from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.selectors import average_stack, clock_payload, total_chips
 from tourney.selectors.clock import structure_items
-from tourney.selectors.money import pool_of
-from tourney.services.money import prizes_of
+from tourney.selectors.money import pool_of, prizes_of
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape.
 STATE_FORMAT = 2

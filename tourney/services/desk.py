@@ -37,6 +37,7 @@ from tourney.core.rows import marks
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.selectors.clock import clock_read
+from tourney.selectors.money import window_passed
 from tourney.services import money
 from tourney.services.entries import entry_reenter, entry_register, place_lag_step
 
@@ -328,8 +329,8 @@ def offers(t: Tournament, now: datetime | None = None) -> dict[str, bool]:
             "finished": True
         }
     index = clock_read(t, now).index if t.clock_started else None
-    rebuy_passed = money.window_passed(t.rebuy_until, index)
-    reg_passed = money.window_passed(t.late_reg_until, index)
+    rebuy_passed = window_passed(t.rebuy_until, index)
+    reg_passed = window_passed(t.late_reg_until, index)
     return {
         "registration": t.registration_open and not reg_passed,
         "rebuy": t.rebuy_price > 0 and t.rebuys_open and not rebuy_passed,

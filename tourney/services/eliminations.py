@@ -26,6 +26,7 @@ from tourney.engine import places as places_engine
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors.clock import anchor_of, clock_index, structure_items
+from tourney.selectors.money import place_is_paid
 from tourney.services.clock import _store_anchor
 from tourney.services.entries import ENTRY, MSG_ENTRY_NOT_FOUND, places_settle
 
@@ -76,7 +77,6 @@ def elimination_record(
     Steps: validate (``_busts_checked``, ``_busted_read``), order (``_busts_placed``), unseat
     (``_bust_rows``, ``_write_busts``), rebalance, place and pay (``_prizes_after``), record."""
     from tables.services import nothing_to_rebalance, settled_after
-    from tourney.services.money import place_is_paid
 
     ids, stackless = _busts_checked(busts)
     call = {"service": "elimination_record", "kwargs": {"busts": [list(b) for b in busts]}}
@@ -319,7 +319,7 @@ def _prizes_after(t: Tournament, placed, rows_read: list[Entry], winner, dealt, 
     """An elimination changes no money: only the places it gave can change prizes. Far
     from the money (every new place below the paid ones) there is nothing to assign;
     with the prizes frozen, only the entries just placed get theirs."""
-    from tourney.services.money import place_is_paid, prizes_assign, prizes_assign_placed
+    from tourney.services.money import prizes_assign, prizes_assign_placed
 
     if winner is not None or dealt:
         prizes_assign(t)

@@ -18,6 +18,7 @@ from tourney.core.rows import load_with as load_rows_with
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Player, Tournament
 from tourney.selectors.clock import clock_index
+from tourney.selectors.money import finishers_of
 from tourney.services.money import (
     MSG_ALREADY_CLOSED,
     MSG_NO_REENTRIES,
@@ -204,7 +205,7 @@ def _places_move_down(t: Tournament, *, done: tuple | None = None) -> None:
     On PostgreSQL the step runs inside the new entry's INSERT (``done``: what it returned,
     ``LAG_STEP_SUMMARY``), with what ``prizes_refresh`` asks about the finishers. Elsewhere
     the finishers are read first and the step is a statement of its own."""
-    from tourney.services.money import finishers_of, prizes_refresh
+    from tourney.services.money import prizes_refresh
 
     if done is not None:
         lag, best, prized = done

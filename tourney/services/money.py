@@ -1,6 +1,7 @@
 """Money of a tournament (RULES 7.2, 8): the prize pool, payout tables and their freeze,
-prizes as players finish, rebuys, add-ons and re-entries, deals, and the reads the screens
-show. Rules come from tourney/engine/payouts.py and icm.py.
+prizes as players finish, rebuys, add-ons and re-entries, deals. The writes only: the reads
+(the table in use, the prizes, what the screens show, a deal's numbers) are in
+tourney/selectors/money.py. Rules come from tourney/engine/payouts.py and icm.py.
 
 How the rules are kept here:
 
@@ -15,7 +16,7 @@ How the rules are kept here:
   replaces the place prize when the player finishes.
 
 Functions without a leading ``*`` taking a ``Tournament`` are helpers called inside a
-service's transaction (the tournament row already locked) or plain reads.
+service's transaction (the tournament row already locked).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import F, Q
 
 from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
@@ -33,10 +34,25 @@ from tourney.core.locking import tournament_action
 from tourney.core.rows import kept_cursor
 from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
-from tourney.engine.icm import icm_equities
 from tourney.models import Entry, Tournament
 from tourney.selectors.clock import clock_index
-from tourney.selectors.money import money_in, pool_for_paid, pool_of
+from tourney.selectors.money import (
+    MSG_DEAL_EXISTS,
+    MSG_DEAL_FEW_PLAYERS,
+    deal_recorded,
+    finishers_of,
+    int_keys,
+    money_in,
+    money_open,
+    place_is_paid,
+    pool_for_paid,
+    pool_of,
+    prizes_for,
+    prizes_of,
+    remaining_entries,
+    table_of,
+    window_passed,
+)
 
 ENTRY = Entry._meta.db_table
 MSG_NOT_IN_PLAY = "Only a player still in play can rebuy or take the add-on."
@@ -60,7 +76,6 @@ MSG_FREEZE_OPEN = "Close registration first: until then the payouts follow the e
 MSG_NO_ENTRIES = "Nobody has entered yet."
 MSG_NOTHING_TO_SET = "Give a payout table, a rounding unit, or both."
 MSG_BAD_METHOD = "A deal is made by ICM, chip chop or custom amounts."
-MSG_DEAL_EXISTS = "A deal is already recorded for this tournament."
 MSG_AFTER_DEAL = (
     "A deal is recorded: no more money can come in and the payouts stay as they are "
     "(undo the deal first)."
@@ -70,136 +85,14 @@ MSG_DEAL_MONEY_OPEN = (
     "the prizes the deal shares."
 )
 MSG_ALREADY_CLOSED = "Registration (and the rebuy period) are already closed."
-MSG_DEAL_FEW_PLAYERS = "A deal needs at least two players still in."
 MSG_DEAL_NOT_AGREED = (
     "A deal is recorded only when every player still in agrees (RULES 8.3). Not agreed yet: "
     "{names}. Record it once each of them agrees."
 )
 MSG_DEAL_AGREED_OTHERS = "Only the players still in agree to a deal; these entries are not: {ids}."
-MSG_STACKS_WRONG_PLAYERS = "Give one stack for each player still in, and only for them."
 
 MAX_PLACES = 2_000  # what whole basis points can resolve (tourney.engine.payouts)
 DEAL_METHODS = ("icm", "chip_chop", "custom")
-
-
-# ---------------------------------------------------------------- reads (RULES 8.1, 8.2)
-
-
-def fit_table(table: Sequence[int], entries: int) -> tuple[int, ...]:
-    """A table paying no more places than there are entries (RULES 8.2: the prizes sum to
-    the pool, and nobody can finish below the last entry): the places cut off give their
-    basis points to first place, so the table still adds up to 100 % and stays in order."""
-    table = tuple(table)
-    if entries < 1 or len(table) <= entries:
-        return table
-    return (table[0] + sum(table[entries:]), *table[1:entries])
-
-
-def table_of(t: Tournament, entries: int | None = None) -> tuple[int, ...]:
-    """The payout table in use, basis points per place: the one pinned at the freeze, else
-    the director's cut to the field (``fit_table``), else the default for the field size;
-    () before anyone enters."""
-    if t.payout_percentages and t.frozen_prizes is not None:
-        return tuple(t.payout_percentages)
-    if entries is None:
-        entries = Entry.objects.filter(tournament=t).count()
-    if t.payout_percentages:
-        return fit_table(t.payout_percentages, entries)
-    return payouts_engine.default_percentages(entries) if entries else ()
-
-
-def _prizes(t: Tournament, *, entries: int, pool: int) -> tuple[int, ...]:
-    if t.frozen_prizes is not None:
-        frozen = tuple(t.frozen_prizes)
-        if sum(frozen) == pool:
-            return frozen
-        # Money entered after the freeze outside this module (a late entry by override):
-        # the pinned table shares it, so no money is left unpaid.
-    table = table_of(t, entries)
-    if not table:
-        return ()
-    return payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
-
-
-def place_is_paid(t: Tournament, place: int, *, top: int | None = None) -> bool:
-    """Whether ``place`` is among the places the prizes pay (RULES 8.2): the pinned amounts
-    once frozen, else the table in use. Asked on every elimination, so for the default table
-    it first looks at the highest entry number (one index entry; ``top``, if the caller read
-    it): the default pays more places only for larger fields, and there are never more
-    entries than that number."""
-    if t.frozen_prizes is not None:
-        return place <= len(t.frozen_prizes)
-    if t.payout_percentages:
-        return place <= len(t.payout_percentages)
-    if top is None:
-        with kept_cursor() as cursor:  # plain SQL
-            cursor.execute(
-                f"SELECT MAX(number) FROM {Entry._meta.db_table} WHERE tournament_id = %s",
-                [t.pk],
-            )
-            top = cursor.fetchone()[0] or 0
-    if not top or place > payouts_engine.paid_places(top):
-        return False
-    entries = Entry.objects.filter(tournament=t).count()
-    return place <= payouts_engine.paid_places(entries)
-
-
-def prizes_of(t: Tournament) -> tuple[int, ...]:
-    """Prize per place, first place first (RULES 8.2); the frozen amounts once frozen."""
-    agg = Entry.objects.filter(tournament=t).aggregate(entries=Count("id"), paid=Sum("paid"))
-    return _prizes(t, entries=agg["entries"], pool=pool_for_paid(t, agg["paid"] or 0))
-
-
-def _remaining(t: Tournament) -> list[Entry]:
-    """Entries still in: no place yet and not out (the winner has place 1)."""
-    return list(
-        Entry.objects.filter(tournament=t, place__isnull=True)
-        .exclude(status=Entry.Status.BUSTED)
-        .select_related("player")
-        .order_by("number")
-    )
-
-
-def money_summary(t: Tournament) -> dict[str, Any]:
-    """Everything the screens show about money: pool, overlay, fees, prizes, the bubble."""
-    money = money_in(
-        t,
-        left=Count(  # still in: no place yet and not out (the winner has place 1)
-            "id", filter=Q(place__isnull=True) & ~Q(status=Entry.Status.BUSTED)
-        ),
-        dealt=Count("id", filter=Q(deal_amount__isnull=False)),
-    )
-    raw = money["paid"] + t.added_money
-    pool = pool_for_paid(t, money["paid"])
-    prizes = _prizes(t, entries=money["entries"], pool=pool)
-    paid_places = len(prizes)
-    left = money["left"]
-    dealt = money["dealt"] > 0
-    return {
-        "entries": money["entries"],
-        "players": money["players"],
-        "reentries": money["entries"] - money["players"],
-        "rebuys": money["rebuys"],
-        "addons": money["addons"],
-        "money_in": money["paid"],
-        "added_money": t.added_money,
-        "guarantee": t.guarantee,
-        "overlay": max(0, t.guarantee - raw),
-        "prize_pool": pool,
-        "fees": money["fees"],
-        "rounding_unit": t.rounding_unit,
-        "percentages": list(table_of(t, money["entries"])),
-        "custom_table": bool(t.payout_percentages) and t.frozen_prizes is None,
-        "frozen": t.frozen_prizes is not None,
-        "prizes": [{"place": i, "prize": p} for i, p in enumerate(prizes, start=1)],
-        "paid_places": paid_places,
-        "players_left": left,
-        "bubble_place": paid_places + 1 if paid_places else None,
-        "on_the_bubble": bool(paid_places) and left == paid_places + 1,
-        "in_the_money": bool(paid_places) and left <= paid_places,
-        "unpaid": sum(prizes[:left]),
-        "deal": dealt,
-    }
 
 
 # ---------------------------------------------------------------- prizes (RULES 7.2, 8.3)
@@ -232,21 +125,6 @@ def prizes_assign(t: Tournament) -> None:
     Entry.objects.filter(tournament=t).filter(
         Q(place__isnull=True) | Q(place__gt=paid - lag, deal_amount__isnull=True)
     ).exclude(prize=0).update(prize=0)
-
-
-def finishers_of(t: Tournament) -> tuple[int | None, int]:
-    """The best stored place of the finished entries (None: nobody has finished) and how
-    many of them hold a prize or a deal."""
-    with kept_cursor() as cursor:  # plain SQL: every late entry on SQLite asks
-        cursor.execute(FINISHERS_SQL, [t.pk])
-        best, prized = cursor.fetchone()
-    return best, prized or 0
-
-
-FINISHERS_SQL = (
-    "SELECT MIN(place), COUNT(CASE WHEN prize > 0 OR deal_amount IS NOT NULL THEN 1 END) "
-    f"FROM {ENTRY} WHERE tournament_id = %s AND place IS NOT NULL"
-)
 
 
 def prizes_refresh(t: Tournament, *, finishers: tuple[int | None, int] | None = None) -> None:
@@ -339,14 +217,6 @@ def _clock_index(t: Tournament, now: datetime | None) -> int | None:
     return clock_index(t, now)
 
 
-def window_passed(until: int | None, index: int | None) -> bool:
-    """RULES 4.4: a window (late registration, rebuys) open "until the end of" item ``until``
-    is shut once the clock's item ``index`` is past it. Derived from the clock, so the window
-    is shut even before beat announces it; the desk's buttons and the dashboard's status read
-    it here too. ``index`` is None before the clock starts."""
-    return until is not None and index is not None and index > until
-
-
 def _window_passed(t: Tournament, until: int | None, now: datetime | None) -> bool:
     return window_passed(until, _clock_index(t, now))
 
@@ -391,28 +261,8 @@ def entry_rebuy(
         if not t.rebuys_open or _window_passed(t, t.rebuy_until, now):
             raise DomainError("rebuys_closed", MSG_REBUYS_CLOSED, status=409)
         e = _in_play(t, entry_id)
-        _note_entries([e.pk])
         chips = t.rebuy_chips or t.starting_stack
-        Entry.objects.filter(pk=e.pk).update(
-            paid=F("paid") + t.rebuy_price,
-            fee_paid=F("fee_paid") + t.rebuy_fee,
-            rebuys=F("rebuys") + 1,
-            chips_bought=F("chips_bought") + chips,
-        )
-        e.refresh_from_db()
-        event = record_event(
-            t,
-            "entry_rebuy",
-            {
-                "entry": e.pk,
-                "amount": t.rebuy_price,
-                "fee": t.rebuy_fee,
-                "chips": chips,
-                "rebuys": e.rebuys,
-            },
-            actor,
-        )
-        _log_refreeze(event, _money_added(t))
+        _chips_bought(t, e, "rebuys", t.rebuy_price, t.rebuy_fee, chips, actor=actor)
     return e
 
 
@@ -433,23 +283,32 @@ def entry_addon(
         if e.addons:
             raise DomainError("addon_taken", MSG_ADDON_TAKEN, status=409, fields={"entry": e.pk})
         refuse_after_deal(t)
-        _note_entries([e.pk])
         chips = t.addon_chips or t.starting_stack
-        Entry.objects.filter(pk=e.pk).update(
-            paid=F("paid") + t.addon_price,
-            fee_paid=F("fee_paid") + t.addon_fee,
-            addons=F("addons") + 1,
-            chips_bought=F("chips_bought") + chips,
-        )
-        e.refresh_from_db()
-        event = record_event(
-            t,
-            "entry_addon",
-            {"entry": e.pk, "amount": t.addon_price, "fee": t.addon_fee, "chips": chips},
-            actor,
-        )
-        _log_refreeze(event, _money_added(t))
+        _chips_bought(t, e, "addons", t.addon_price, t.addon_fee, chips, actor=actor)
     return e
+
+
+def _chips_bought(
+    t: Tournament, e: Entry, counter: str, price: int, fee: int, chips: int, *, actor
+) -> None:
+    """A rebuy (``counter`` "rebuys") or the add-on ("addons") once its checks passed: the
+    price into the pool, the fee apart, the chips onto the entry, one more of ``counter``,
+    then the event (a rebuy's also says how many the entry has now) and the prizes the new
+    money changes (RULES 8.1, 8.2)."""
+    _note_entries([e.pk])
+    Entry.objects.filter(pk=e.pk).update(
+        paid=F("paid") + price,
+        fee_paid=F("fee_paid") + fee,
+        **{counter: F(counter) + 1},
+        chips_bought=F("chips_bought") + chips,
+    )
+    e.refresh_from_db()
+    payload = {"entry": e.pk, "amount": price, "fee": fee, "chips": chips}
+    if counter == "rebuys":
+        payload["rebuys"] = e.rebuys
+    kind = "entry_rebuy" if counter == "rebuys" else "entry_addon"
+    event = record_event(t, kind, payload, actor)
+    _log_refreeze(event, _money_added(t))
 
 
 def _log_refreeze(event, amounts: tuple[int, ...] | None) -> None:
@@ -460,10 +319,6 @@ def _log_refreeze(event, amounts: tuple[int, ...] | None) -> None:
         event.payload["frozen_prizes"] = list(amounts)
         if event.pk is not None:
             event.save(update_fields=["payload"])
-
-
-def deal_recorded(t: Tournament) -> bool:
-    return Entry.objects.filter(tournament=t, deal_amount__isnull=False).exists()
 
 
 def refuse_after_deal(t: Tournament) -> None:
@@ -579,7 +434,7 @@ def payouts_set(
         before = {
             "percentages": list(table_of(t, money["entries"])),
             "rounding_unit": t.rounding_unit,
-            "prizes": list(_prizes(t, entries=money["entries"], pool=pool)),
+            "prizes": list(prizes_for(t, entries=money["entries"], pool=pool)),
         }
         _note_prize_fields()
         t.payout_percentages = table
@@ -594,7 +449,7 @@ def payouts_set(
             rounding_unit=t.rounding_unit,
             frozen_prizes=t.frozen_prizes,
         )
-        prizes = _prizes(t, entries=money["entries"], pool=pool)
+        prizes = prizes_for(t, entries=money["entries"], pool=pool)
         record_event(
             t,
             "payouts_set",
@@ -611,57 +466,6 @@ def payouts_set(
 
 
 # ---------------------------------------------------------------- deals (RULES 8.3)
-
-
-def _int_keys(mapping: Mapping[Any, Any], name: str) -> dict[int, Any]:
-    out: dict[int, Any] = {}
-    for k, v in mapping.items():
-        try:
-            key = int(k)
-        except (TypeError, ValueError):
-            raise DomainError(
-                "bad_input", f"{name}: {k!r} is not an entry id.", fields={name: str(k)}
-            ) from None
-        out[key] = v
-    return out
-
-
-def deal_quote(t: Tournament, stacks: Mapping[Any, int] | None = None) -> dict[str, Any]:
-    """The numbers for a deal among the players still in (RULES 8.3): the unpaid prizes and,
-    given each player's stack, ICM equities rounded to the rounding unit (summing exactly to
-    the unpaid money) and the chip-chop amounts."""
-    if deal_recorded(t):
-        raise DomainError("deal_exists", MSG_DEAL_EXISTS, status=409)
-    remaining = _remaining(t)
-    if len(remaining) < 2:
-        raise DomainError("deal_needs_players", MSG_DEAL_FEW_PLAYERS, status=409)
-    unpaid = list(prizes_of(t)[: len(remaining)])
-    players = [
-        {"entry": e.pk, "number": e.number, "name": e.player.name, "stack": None} for e in remaining
-    ]
-    out: dict[str, Any] = {
-        "unpaid": sum(unpaid),
-        "unpaid_prizes": unpaid,
-        "rounding_unit": t.rounding_unit,
-        "players": players,
-        "money_open": money_open(t),  # deal_record refuses until it closes
-    }
-    if stacks is None:
-        return out
-    by_entry = _int_keys(stacks, "stacks")
-    if set(by_entry) != {e.pk for e in remaining}:
-        raise DomainError(
-            "deal_wrong_players",
-            MSG_STACKS_WRONG_PLAYERS,
-            fields={"stacks": sorted(by_entry), "players": [e.pk for e in remaining]},
-        )
-    chips = [by_entry[e.pk] for e in remaining]
-    icm = payouts_engine.icm_deal(stacks=chips, prizes=unpaid, unit=t.rounding_unit)
-    chop = payouts_engine.chip_chop(stacks=chips, prizes=unpaid, unit=t.rounding_unit)
-    equities = icm_equities(chips, unpaid) if sum(unpaid) else [0.0] * len(chips)
-    for row, stack, eq, i, c in zip(players, chips, equities, icm, chop, strict=True):
-        row.update(stack=stack, equity=eq, icm=i, chip_chop=c)
-    return out
 
 
 def deal_record(
@@ -683,8 +487,8 @@ def deal_record(
     and an entry that is not still in cannot agree for anyone."""
     if method not in DEAL_METHODS:
         raise DomainError("bad_method", MSG_BAD_METHOD, fields={"method": MSG_BAD_METHOD})
-    by_entry = _int_keys(amounts, "amounts")
-    said_yes = sorted(_int_keys(dict.fromkeys(agreed or ()), "agreed"))
+    by_entry = int_keys(amounts, "amounts")
+    said_yes = sorted(int_keys(dict.fromkeys(agreed or ()), "agreed"))
     kwargs = {
         "amounts": {str(k): v for k, v in by_entry.items()},
         "method": method,
@@ -701,7 +505,7 @@ def deal_record(
                 status=409,
                 fields={"registration_open": t.registration_open, "rebuys_open": t.rebuys_open},
             )
-        remaining = _remaining(t)
+        remaining = remaining_entries(t)
         if len(remaining) < 2:
             raise DomainError("deal_needs_players", MSG_DEAL_FEW_PLAYERS, status=409)
         ids = [e.pk for e in remaining]
@@ -754,33 +558,3 @@ def _check_agreed(remaining: Sequence[Entry], agreed: Sequence[int]) -> None:
             MSG_DEAL_NOT_AGREED.format(names=", ".join(e.player.name for e in missing)),
             fields={"agreed": [e.pk for e in missing]},
         )
-
-
-def money_open(t: Tournament) -> bool:
-    """Whether money can still come in: registration open, or a rebuy period open in an event
-    with rebuys. A deal waits until it closes (RULES 8.3: it shares what is left to pay)."""
-    return t.registration_open or (t.rebuy_price > 0 and t.rebuys_open)
-
-
-def deal_amounts(t: Tournament) -> list[dict[str, Any]]:
-    """The recorded deal, one row per dealt entry (those still in first): what each was
-    agreed (RULES 8.3), for the screens while the players are still playing."""
-    rows = (
-        Entry.objects.filter(tournament=t, deal_amount__isnull=False)
-        .select_related("player")
-        .order_by("place", "number")
-    )
-    out = [
-        {
-            "entry": e.pk,
-            "number": e.number,
-            "name": e.player.name,
-            "amount": e.deal_amount,
-            "place": e.place,
-        }
-        for e in rows
-    ]
-    return sorted(out, key=lambda r: r["place"] is not None)
-
-
-# ---------------------------------------------------------------- closing the money in

@@ -36,6 +36,7 @@ from tourney.core.locking import tournament_action
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Tournament
 from tourney.selectors.clock import clock_index, structure_items
+from tourney.selectors.money import window_passed
 from tourney.services import money
 
 MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
@@ -241,7 +242,7 @@ def _check_state(t: Tournament, changes: dict[str, Any]) -> None:
         items = structure_items(t)
         for field, what in (("late_reg_until", "Late registration"), ("rebuy_until", "Rebuys")):
             value = changes.get(field)
-            if field in changes and value is not None and money.window_passed(value, now):
+            if field in changes and value is not None and window_passed(value, now):
                 msg = MSG_LEVEL_OVER.format(
                     what=what,
                     level=_level_number(items, value),

@@ -1,5 +1,5 @@
 """Results exports: CSV and the printable results sheet (RULES 7.2, 8.3). Thin: check access,
-read through tourney.services.money, render."""
+read through tourney.selectors.money, render."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from tourney.engine.money_format import money_exact
 from tourney.models import Tournament
 from tourney.roles import is_desk
 from tourney.selectors import money as money_reads
-from tourney.services import money
 
 # entry_number: the number on the player's ticket (the API's "entry" is the row's id)
 CSV_HEADER = ("place", "place_to", "name", "entry_number", "prize", "deal")
@@ -71,11 +70,13 @@ def results_csv(request, tournament_id: int) -> HttpResponse:
 @login_required
 def results_print(request, tournament_id: int) -> HttpResponse:
     t = _tournament_for_desk(request, tournament_id)
-    summary = money.money_summary(t)
+    summary = money_reads.money_summary(t)
     rows = money_reads.results_rows(t)
     for row in rows:
         row["prize_display"] = money_exact(row["prize"])
-    dealt = [d for d in money.deal_amounts(t) if d["place"] is None] if summary["deal"] else []
+    dealt = (
+        [d for d in money_reads.deal_amounts(t) if d["place"] is None] if summary["deal"] else []
+    )
     for d in dealt:
         d["amount_display"] = money_exact(d["amount"])
     return render(

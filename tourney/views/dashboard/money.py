@@ -1,5 +1,6 @@
-"""Money and color-up panels: thin views over tourney.services.money (pool, payouts, bubble,
-results, deals) and tourney.services.colorup (pending color-up, per-table races, rack plan)."""
+"""Money and color-up panels: thin views over tourney.services.money and
+tourney.selectors.money (pool, payouts, bubble, results, deals) and tourney.services.colorup
+(pending color-up, per-table races, rack plan)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
+from tourney.selectors import money as money_reads
 from tourney.selectors import total_chips
 from tourney.services import colorup, money
 from tourney.services.setup import parse_money, parse_payouts
@@ -59,7 +61,7 @@ def _deal_quote_panel(
 ) -> HttpResponse:
     """The money panel with the deal's numbers; after a refused record, with its message and
     what the director had ticked and typed, ready to correct."""
-    quote = money.deal_quote(t, stacks)
+    quote = money_reads.deal_quote(t, stacks)
     for p in quote["players"]:
         p["icm_display"] = money_exact(p["icm"])
         p["chop_display"] = money_exact(p["chip_chop"])
@@ -132,7 +134,7 @@ def deal(request: HttpRequest, t: Tournament):
         return _deal_quote_panel(request, t, stacks)
     if method not in money.DEAL_METHODS:
         raise DomainError("bad_method", money.MSG_BAD_METHOD, fields={"method": method})
-    quote = money.deal_quote(t, stacks)
+    quote = money_reads.deal_quote(t, stacks)
     agreed = [p["entry"] for p in quote["players"] if request.POST.get(f"agree_{p['entry']}")]
     try:
         if method == "custom":

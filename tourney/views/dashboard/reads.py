@@ -20,12 +20,12 @@ from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors import average_stack
 from tourney.selectors import clock as clock_reads
-from tourney.selectors.money import pool_of
-from tourney.services.money import (
+from tourney.selectors.money import (
     deal_amounts,
     deal_quote,
     money_open,
     money_summary,
+    pool_of,
     window_passed,
 )
 from tourney.services.setup import level_number_of
