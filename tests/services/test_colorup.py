@@ -13,6 +13,7 @@ from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Event, Tournament
 from tourney.selectors import clock as clock_reads
+from tourney.selectors.colorup import colorup_pending, colorup_rack_plan
 from tourney.services import colorup
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def _error(excinfo) -> tuple[str, int]:
 
 
 def test_pending_lists_the_breaks_color_up_and_who_reports_odd_chips(at_break):
-    pending = colorup.colorup_pending(at_break)
+    pending = colorup_pending(at_break)
 
     assert pending["at_break"] is True
     assert pending["break_index"] == 1
@@ -102,7 +103,7 @@ def test_race_with_the_dealers_cards_follows_rules_5_3_to_5_6(at_break, director
     at_break.refresh_from_db()
     assert at_break.chips_color_up_delta == 50
     assert selectors.total_chips(at_break) == STACKS + 50
-    assert colorup.colorup_pending(at_break)["average_stack"] == (STACKS + 50) // 20
+    assert colorup_pending(at_break)["average_stack"] == (STACKS + 50) // 20
 
     event = Event.objects.get(pk=result["event"])
     assert event.kind == "chip_race" and event.actor == director
@@ -142,7 +143,7 @@ def test_more_than_half_threshold_removes_an_exact_half(at_break, director):
     at_break.refresh_from_db()
     assert at_break.chips_color_up_delta == -50
     assert selectors.total_chips(at_break) == STACKS - 50
-    assert colorup.colorup_pending(at_break)["average_stack"] == (STACKS - 50) // 20
+    assert colorup_pending(at_break)["average_stack"] == (STACKS - 50) // 20
 
 
 def test_a_simulated_race_records_a_replayable_seed(at_break, director):
@@ -220,7 +221,7 @@ def test_pending_shows_raced_tables_and_results(at_break, director):
     a = _seats(at_break, 2)[0]
     _race(at_break, 2, odd_chips={a: 3}, cards={a: ["2c", "2d", "2h"]})
 
-    pending = colorup.colorup_pending(at_break)
+    pending = colorup_pending(at_break)
 
     rows = {row["table"]: row for row in pending["tables"]}
     assert rows[2]["raced"] == [25] and rows[2]["to_race"] == []
@@ -366,7 +367,7 @@ def test_several_chips_race_smallest_first(two_chips_break, director):
         colorup.colorup_race_undo(tournament_id=t.pk, table_number=1, remove=25)
     assert _error(excinfo) == ("undo_later_first", 409)
 
-    pending = colorup.colorup_pending(t)
+    pending = colorup_pending(t)
     assert [d["value"] for d in pending["denominations"]] == [25, 100]
     assert [d["unit"] for d in pending["denominations"]] == [100, 500]
 
@@ -416,7 +417,7 @@ def test_finish_marks_the_chips_out_of_play_and_keeps_rules_4_5(at_break, direct
     assert structure_engine.check_structure(later, in_play) == []
     assert all(v % min(in_play) == 0 for it in later for v in (it.small_blind, it.big_blind))
     # Nothing is left to race, and the 25s are refused from now on.
-    assert colorup.colorup_pending(at_break)["denominations"] == []
+    assert colorup_pending(at_break)["denominations"] == []
     with pytest.raises(DomainError) as excinfo:
         _race(at_break, 1)
     assert _error(excinfo) == ("denomination_not_in_play", 409)
@@ -473,7 +474,7 @@ def test_rack_plan_counts_race_and_direct_change_up_chips(at_break, director):
     x = _seats(at_break, 2)[0]
     _race(at_break, 2, odd_chips={x: 1}, whole_stack=[x], cards={x: ["2c"]})
 
-    plan = colorup.colorup_rack_plan(at_break)
+    plan = colorup_rack_plan(at_break)
 
     assert plan["new_smallest"] == 100
     rows = {row["table"]: row for row in plan["tables"]}
@@ -523,7 +524,7 @@ def _colorup_state(t: Tournament) -> dict:
             )
         ),
         "races": sorted(
-            (r["table"], r["remove"], r["chips_delta"]) for r in colorup.colorup_pending(t)["races"]
+            (r["table"], r["remove"], r["chips_delta"]) for r in colorup_pending(t)["races"]
         ),
     }
 

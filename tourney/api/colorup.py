@@ -1,6 +1,6 @@
 """API v1 endpoints for the color-up at a break (RULES 5), mounted by tourney/api/__init__.
-Thin: the services and reads are tourney/services/colorup.py. Reading is for the desk too (API.md:
-the desk reads); racing, undoing and finishing are the director's."""
+Thin: the writes are tourney/services/colorup.py, the reads tourney/selectors/colorup.py. Reading
+is for the desk too (API.md: the desk reads); racing, undoing and finishing are the director's."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from ninja import Field, Router, Schema, Status
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import int_key, need_desk, need_director, tournament_or_404
+from tourney.selectors.colorup import colorup_pending, colorup_rack_plan
 from tourney.services import colorup
 
 router = Router(tags=["colorup"], **out.ROUTER_OPTIONS)
@@ -42,7 +43,7 @@ class ColorUpFinishIn(Schema):
 )
 def colorup_get(request, tid: int):
     need_desk(request)
-    return colorup.colorup_pending(tournament_or_404(tid))
+    return colorup_pending(tournament_or_404(tid))
 
 
 @router.get(
@@ -53,7 +54,7 @@ def colorup_get(request, tid: int):
 )
 def colorup_rack_plan_get(request, tid: int):
     need_desk(request)
-    return colorup.colorup_rack_plan(tournament_or_404(tid))
+    return colorup_rack_plan(tournament_or_404(tid))
 
 
 @router.post(
@@ -108,7 +109,7 @@ def colorup_finish(request, tid: int, payload: ColorUpFinishIn):
         force=payload.force,
         actor=request.user,
     )
-    pending = colorup.colorup_pending(tournament_or_404(tid))
+    pending = colorup_pending(tournament_or_404(tid))
     return {
         **result,
         "total_chips": pending["total_chips"],

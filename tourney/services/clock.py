@@ -18,6 +18,7 @@ from tourney.engine import clock as clock_engine
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.selectors.clock import anchor_of, structure_items
+from tourney.selectors.colorup import colorup_pending
 from tourney.services.entries import _freeze_if_closed
 
 # ---------------------------------------------------------------- structure and clock
@@ -246,12 +247,10 @@ def _announce_locked(t: Tournament, items, anchor: clock_engine.Anchor, now: dat
 
 
 def _color_up_prepared(t: Tournament, at: datetime) -> dict[str, Any]:
-    """What the color-up of the break starting at ``at`` will do (``colorup.colorup_pending``
+    """What the color-up of the break starting at ``at`` will do (``colorup_pending``
     at that instant, RULES 5.1): the chips it removes, the chip each changes up into, the
     tables that have to race and the chips in play; recorded in the BreakStarted event, so
     the floor has the plan at the boundary (the color-up page derives the same live)."""
-    from tourney.services.colorup import colorup_pending
-
     p = colorup_pending(t, at)
     return {
         "break_index": p["break_index"],

@@ -1,6 +1,7 @@
-"""Color-ups during a tournament (RULES 5): the odd-chip race at each table, the rack plan for
-the chip runner, and taking the removed chips out of play. The race itself is the pure engine
-``tourney.engine.chip_race``; which chips may go comes from ``tourney.engine.structure``.
+"""Color-ups during a tournament (RULES 5): the odd-chip race at each table and taking the
+removed chips out of play. The race itself is the pure engine ``tourney.engine.chip_race``;
+which chips may go comes from ``tourney.engine.structure``. The reads (what the break's
+color-up removes, the rack plan for the chip runner) are ``tourney.selectors.colorup``.
 
 How the rules are read here:
 
@@ -36,32 +37,38 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import F
-from django.utils import timezone
 
 from tables.models import Seat, Table
-from tourney import selectors
 from tourney.core.event_rows import Counters
 from tourney.core.events import record_event
 from tourney.core.locking import lock_tournament
 from tourney.core.messages import MSG_TOURNAMENT_FINISHED
 from tourney.core.rng import next_rng
-from tourney.core.rows import load as load_rows
 from tourney.engine import chip_race
-from tourney.engine import clock as clock_engine
-from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Event, Player, Tournament
-from tourney.selectors import average_stack
-from tourney.selectors.clock import anchor_of, structure_items
+from tourney.selectors.clock import structure_items
+from tourney.selectors.colorup import (
+    FINISH_KIND,
+    RACE_KIND,
+    chips_of,
+    current_index,
+    in_play_of,
+    key_break,
+    live_races,
+    races_by_table,
+    removable_chips,
+    seated_by_table,
+    unit_of,
+)
 
-RACE_KIND = "chip_race"
 UNDO_KIND = "chip_race_undone"
-FINISH_KIND = "color_up_finished"
 FINISH_UNDO_KIND = "color_up_finish_undone"
 
 MAX_COUNTED = 10**6
@@ -102,98 +109,6 @@ def _is_int(value: object) -> bool:
 # ---------------------------------------------------------------- reading rows
 
 
-def _clock_index(t: Tournament, now: datetime | None, items=None) -> int:
-    if items is None:
-        items = structure_items(t)
-    return clock_engine.state(items, anchor_of(t), now or timezone.now()).index
-
-
-def _key_break(items: Sequence[clock_engine.Item], index: int) -> int | None:
-    """The color-up break of now: the current item if it is one, else the next one."""
-    for i in range(index, len(items)):
-        if items[i].kind == clock_engine.BREAK and items[i].color_up:
-            return i
-    return None
-
-
-def _removable(
-    items: Sequence[clock_engine.Item], index: int, in_play: Sequence[int]
-) -> tuple[int, ...]:
-    """RULES 5.1 from the current item on: a level in progress still needs its chips. A
-    leading placeholder break lets the engine's "after item i" mean "from item i on"."""
-    if len(in_play) < 2:
-        return ()
-    padded = (clock_engine.Item(kind=clock_engine.BREAK, seconds=1), *items)
-    after = index if items[index].kind == clock_engine.LEVEL else index + 1
-    return structure_engine.removable_denominations(padded, after, in_play)
-
-
-def _chips(t: Tournament) -> dict[int, ChipDenomination]:
-    # Plain SQL (tourney/core/rows.py): read by every chip race.
-    found = load_rows(ChipDenomination, "tournament_id = %s", [t.pk], suffix="ORDER BY value")
-    return {c.value: c for c in found}
-
-
-def _in_play(chips: Mapping[int, ChipDenomination]) -> list[int]:
-    return sorted(v for v, c in chips.items() if c.in_play)
-
-
-def _unit(in_play: Sequence[int], remove: int) -> int | None:
-    larger = [v for v in in_play if v > remove]
-    return larger[0] if larger else None
-
-
-def _seated(t: Tournament, table: int | None = None) -> dict[int, dict[int, tuple[int, str]]]:
-    """Open tables with players: {table: {seat: (entry, name)}}; only ``table`` if given."""
-    seated: dict[int, dict[int, tuple[int, str]]] = {}
-    rows = Seat.objects.filter(tournament=t, table__status=Table.Status.OPEN)
-    if table is not None:
-        rows = rows.filter(table__number=table)
-    for table_number, seat, entry, name in rows.order_by("table__number", "number").values_list(
-        "table__number", "number", "entry_id", "entry__player__name"
-    ):
-        seated.setdefault(table_number, {})[seat] = (entry, name)
-    return seated
-
-
-def _live_races(t: Tournament, table: int | None = None) -> list[Event]:
-    """Races not undone whose chip has not been taken out of play since (one per table and
-    chip): the races of the color-up under way; only those of ``table`` if given. One read
-    of the finishes and the races together."""
-    ev = Event._meta.db_table
-    races = f"SELECT id FROM {ev} WHERE tournament_id = %s AND kind = %s AND undone = %s"
-    # An undone finish (``colorup_undo_event``) put its chips back in play: it ends nothing.
-    params: list[Any] = [t.pk, FINISH_KIND, False, t.pk, RACE_KIND, False]
-    if table is not None:
-        races += " AND table_number = %s"
-        params.append(table)
-    finished: dict[int, int] = {}
-    found = []
-    # Plain SQL (tourney/core/rows.py): read by every chip race. Two index ranges (kind, table)
-    # joined by id: with an OR, SQLite read every event of the day for each race.
-    events = load_rows(
-        Event,
-        f"id IN (SELECT id FROM {ev} WHERE tournament_id = %s AND kind = %s AND undone = %s "
-        f"UNION ALL {races})",
-        params,
-        suffix="ORDER BY id",
-    )
-    for ev in events:
-        if ev.kind == FINISH_KIND:
-            for d in ev.payload.get("denominations", []):
-                finished[d] = max(finished.get(d, 0), ev.pk)
-        else:
-            found.append(ev)
-    return [ev for ev in found if ev.pk > finished.get(ev.payload["remove"], 0)]
-
-
-def _races_by_table(races: Iterable[Event]) -> dict[int, dict[int, Event]]:
-    by_table: dict[int, dict[int, Event]] = {}
-    for ev in races:
-        by_table.setdefault(ev.payload["table"], {})[ev.payload["remove"]] = ev
-    return by_table
-
-
 def _table(t: Tournament, number: int) -> Table:
     row = Table.objects.filter(tournament=t, number=number).first()
     if row is None:
@@ -231,135 +146,19 @@ def _known_in_play(chips: Mapping[int, ChipDenomination], value: object) -> None
         raise _bad("denomination_not_in_play", MSG_NOT_IN_PLAY, 409, remove=value)
 
 
-def _race_view(ev: Event) -> dict[str, Any]:
-    return {**{k: v for k, v in ev.payload.items() if k != "inputs"}, "event": ev.pk}
-
-
-# ---------------------------------------------------------------- reads
-
-
-def colorup_pending(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
-    """What the color-up of the current (or next) break removes (RULES 5.1), the players per
-    open table who report odd chips, which tables have raced which chip, the races so far, and
-    the chips in play with the average stack (RULES 5.9)."""
-    items = structure_items(t)
-    index = _clock_index(t, now, items)
-    key = _key_break(items, index)
-    chips = _chips(t)
-    in_play = _in_play(chips)
-    races = _live_races(t)
-    upto = key if key is not None else index
-    named = {c for it in items[: upto + 1] if it.kind == clock_engine.BREAK for c in it.color_up}
-    pending = sorted((named | {ev.payload["remove"] for ev in races}) & set(in_play))
-    removable = set(_removable(items, index, in_play))
-    by_table = _races_by_table(races)
-    tables = []
-    for number, seats in _seated(t).items():
-        raced = sorted(by_table.get(number, {}))
-        tables.append(
-            {
-                "table": number,
-                "seats": [
-                    {"seat": s, "entry": entry, "name": name} for s, (entry, name) in seats.items()
-                ],
-                "raced": raced,
-                "to_race": [d for d in pending if d not in raced],
-            }
-        )
-    # The caller's row may predate a race: read the delta fresh (RULES 5.9).
-    t.refresh_from_db(fields=["chips_color_up_delta"])
-    left = selectors.players_left(t)
-    total = selectors.total_chips(t)
-    return {
-        "clock_index": index,
-        "at_break": items[index].kind == clock_engine.BREAK,
-        "break_index": key,
-        "in_play": in_play,
-        "denominations": [
-            {
-                "value": d,
-                "color": chips[d].color,
-                "unit": _unit(in_play, d),
-                "removable": d in removable,
-            }
-            for d in pending
-        ],
-        "tables": tables,
-        "races": [_race_view(ev) for ev in races],
-        "total_chips": total,
-        "players_left": left,
-        "average_stack": average_stack(total, left),
-    }
-
-
-def colorup_rack_plan(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
-    """Chips of each race's unit ``U`` each table needs (the chip runner's list).
-
-    A raced table needs its race chips (won and protection chips) plus, when the dealer
-    reported ``counted``, the chips of the direct change-up, ``(counted - odd) / (U / d)``;
-    ``needed`` adds them (``direct_chips`` is ``None`` when not counted). A table that has not
-    raced yet gets ``at_most``: one chip per seated player, as nobody wins more than one chip
-    and protection goes only to a player who won none (RULES 5.5, 5.7)."""
-    pending = colorup_pending(t, now)
-    in_play = pending["in_play"]
-    races = {
-        (ev["table"], ev["remove"]): ev for ev in pending["races"]
-    }  # one live race per table and chip
-    denoms = [(d["value"], d["unit"]) for d in pending["denominations"]]
-    removed = {d for d, _ in denoms}
-    kept = [v for v in in_play if v not in removed]
-    totals = {
-        d: {
-            "remove": d,
-            "unit": u,
-            "race_chips": 0,
-            "direct_chips": 0,
-            "needed": 0,
-            "tables_not_raced": [],
-            "at_most_not_raced": 0,
-        }
-        for d, u in denoms
-    }
-    tables = []
-    for row in pending["tables"]:
-        players = len(row["seats"])
-        lines = []
-        for d, u in denoms:
-            ev = races.get((row["table"], d))
-            total = totals[d]
-            if ev is None:
-                lines.append(
-                    {"remove": d, "unit": u, "raced": False, "at_most": players, "needed": None}
-                )
-                total["tables_not_raced"].append(row["table"])
-                total["at_most_not_raced"] += players
-                continue
-            race_chips = sum(sum(p["chips"].values()) for p in ev["players"])
-            direct = ev["direct_chips"]
-            needed = race_chips + (direct or 0)
-            lines.append(
-                {
-                    "remove": d,
-                    "unit": u,
-                    "raced": True,
-                    "race_chips": race_chips,
-                    "direct_chips": direct,
-                    "needed": needed,
-                }
-            )
-            total["race_chips"] += race_chips
-            total["direct_chips"] += direct or 0
-            total["needed"] += needed
-        tables.append({"table": row["table"], "players": players, "races": lines})
-    return {
-        "break_index": pending["break_index"],
-        "new_smallest": kept[0] if kept else None,
-        "tables": tables,
-        "totals": list(totals.values()),
-    }
-
-
 # ---------------------------------------------------------------- writes
+
+
+@dataclass(frozen=True)
+class _Race:
+    """What one table's race of one chip starts from, once checked."""
+
+    table: int
+    remove: int
+    unit: int  # the chip ``U`` the removed chip changes up into
+    seats: dict[int, tuple[int, str]]  # {seat: (entry, name)}
+    in_play: list[int]
+    break_index: int | None
 
 
 def colorup_race_table(
@@ -391,106 +190,11 @@ def colorup_race_table(
         t = lock_tournament(tournament_id)
         if t.status == Tournament.Status.FINISHED:
             raise _bad("tournament_finished", MSG_TOURNAMENT_FINISHED, 409)
-        seats = _table_seated(t, table_number)
-        chips = _chips(t)
-        _known_in_play(chips, remove)
-        in_play = _in_play(chips)
-        items = structure_items(t)
-        index = _clock_index(t, now, items)
-        if remove not in _removable(items, index, in_play):
-            raise _bad("denomination_still_needed", MSG_STILL_NEEDED, 409, remove=remove)
-        unit = _unit(in_play, remove)
-        assert unit is not None  # the largest chip is never removable
-        if unit % remove:
-            raise _bad("bad_denominations", chip_race.MSG_NOT_MULTIPLE, remove=remove, unit=unit)
-        per_unit = unit // remove
-
-        for seat in [*odd_chips, *whole]:
-            if not _is_int(seat) or seat not in seats:
-                raise _bad("unknown_seat", MSG_UNKNOWN_SEAT, table=table_number, seat=seat)
-        for seat, n in odd_chips.items():
-            if not _is_int(n) or not 0 <= n < per_unit:
-                raise _bad("bad_odd_chips", MSG_BAD_ODD, seat=seat, odd_chips=n, most=per_unit - 1)
-        odd = {s: odd_chips.get(s, 0) for s in seats}
-        for seat in whole:
-            if odd[seat] == 0:
-                raise _bad("bad_whole_stack", MSG_WHOLE_STACK_NO_ODD, seat=seat)
-        direct_chips = None
-        if counted is not None:
-            rest = counted - sum(odd.values()) if _is_int(counted) else -1
-            if not 0 <= rest <= MAX_COUNTED or rest % per_unit:
-                raise _bad("bad_counted", MSG_BAD_COUNTED, counted=counted)
-            direct_chips = rest // per_unit
-
-        at_table = _races_by_table(_live_races(t, table_number)).get(table_number, {})
-        if remove in at_table:
-            raise _bad(
-                "already_raced",
-                MSG_ALREADY_RACED,
-                409,
-                table=table_number,
-                race=at_table[remove].pk,
-            )
-        smaller = [d for d in in_play if d < remove and d not in at_table]
-        if smaller:
-            raise _bad("race_smaller_first", MSG_SMALLER_FIRST, 409, race_first=smaller)
-
-        # RULES 5.7: one chip of U stands for the rest of the stack of a player not in
-        # `whole_stack`, so the engine protects only the players whose whole stack was odd.
-        players = [
-            chip_race.RacePlayer(
-                seat=s, chips={remove: odd[s]} if s in whole else {remove: odd[s], unit: 1}
-            )
-            for s in sorted(seats)
-        ]
-        rng = None
-        drew = False
-        if cards is None:
-            if seed is None:
-                rng, seed = next_rng(t, write=False)  # written with the event below
-                drew = True
-            else:
-                rng = random.Random(seed)
-        result = chip_race.color_up(
-            denominations=in_play,
-            remove=remove,
-            players=players,
-            threshold=t.race_threshold,
-            rng=rng,
-            cards=cards,
-        )
-        delta = result.value_added - result.value_removed
-        body: dict[str, Any] = {
-            "table": table_number,
-            "break_index": _key_break(items, index),
-            "remove": remove,
-            "unit": unit,
-            "threshold": t.race_threshold,
-            "awarded": result.awarded,
-            "value_removed": result.value_removed,
-            "value_added": result.value_added,
-            "chips_delta": delta,
-            "seed": None if cards is not None else seed,
-            "cards_given": cards is not None,
-            "counted": counted,
-            "direct_chips": direct_chips,
-            "players": [
-                {
-                    "seat": o.seat,
-                    "entry": seats[o.seat][0],
-                    "name": seats[o.seat][1],
-                    "odd_chips": o.odd_chips,
-                    "whole_stack": o.seat in whole,
-                    "cards": list(o.cards),
-                    "won": o.won,
-                    "protected": o.protected,
-                    "chips": (
-                        {str(unit): o.won + int(o.protected)} if o.won or o.protected else {}
-                    ),
-                }
-                for o in result.players
-            ],
-        }
+        race = _race_read(t, table_number, remove, now)
+        odd, direct_chips = _odd_chips_checked(race, odd_chips, whole, counted)
+        _race_order_checked(t, race)
+        result, seed, drew = _race_run(t, race, odd, whole, cards, seed)
+        body = _race_body(t, race, result, whole, cards, seed, counted, direct_chips)
         inputs = {
             "odd_chips": {str(s): n for s, n in sorted(odd_chips.items())},
             "whole_stack": sorted(whole),
@@ -507,9 +211,151 @@ def colorup_race_table(
             {**body, "inputs": inputs},
             actor,
             table_number=table_number,
-            also=Counters(t.pk, 0, t.draw_counter if drew else None, delta),
+            also=Counters(t.pk, 0, t.draw_counter if drew else None, body["chips_delta"]),
         )
     return {**body, "event": event.pk}
+
+
+def _race_read(t: Tournament, table_number: int, remove: int, now: datetime | None) -> _Race:
+    """The table's players, the chips in play and the clock. Refuses a table that is not
+    open, a chip unknown, out of play or still needed (RULES 5.1), and a chip the next one
+    in play is not a multiple of."""
+    seats = _table_seated(t, table_number)
+    chips = chips_of(t)
+    _known_in_play(chips, remove)
+    in_play = in_play_of(chips)
+    items = structure_items(t)
+    index = current_index(t, now, items)
+    if remove not in removable_chips(items, index, in_play):
+        raise _bad("denomination_still_needed", MSG_STILL_NEEDED, 409, remove=remove)
+    unit = unit_of(in_play, remove)
+    assert unit is not None  # the largest chip is never removable
+    if unit % remove:
+        raise _bad("bad_denominations", chip_race.MSG_NOT_MULTIPLE, remove=remove, unit=unit)
+    return _Race(table_number, remove, unit, seats, in_play, key_break(items, index))
+
+
+def _odd_chips_checked(
+    race: _Race, odd_chips: Mapping[int, int], whole: set[int], counted: int | None
+) -> tuple[dict[int, int], int | None]:
+    """Every seated player's odd chips (none for a seat not listed), checked (RULES 5.2,
+    5.7), and the chips of ``U`` the direct change-up needs when the dealer ``counted``."""
+    per_unit = race.unit // race.remove
+    for seat in [*odd_chips, *whole]:
+        if not _is_int(seat) or seat not in race.seats:
+            raise _bad("unknown_seat", MSG_UNKNOWN_SEAT, table=race.table, seat=seat)
+    for seat, n in odd_chips.items():
+        if not _is_int(n) or not 0 <= n < per_unit:
+            raise _bad("bad_odd_chips", MSG_BAD_ODD, seat=seat, odd_chips=n, most=per_unit - 1)
+    odd = {s: odd_chips.get(s, 0) for s in race.seats}
+    for seat in whole:
+        if odd[seat] == 0:
+            raise _bad("bad_whole_stack", MSG_WHOLE_STACK_NO_ODD, seat=seat)
+    direct_chips = None
+    if counted is not None:
+        rest = counted - sum(odd.values()) if _is_int(counted) else -1
+        if not 0 <= rest <= MAX_COUNTED or rest % per_unit:
+            raise _bad("bad_counted", MSG_BAD_COUNTED, counted=counted)
+        direct_chips = rest // per_unit
+    return odd, direct_chips
+
+
+def _race_order_checked(t: Tournament, race: _Race) -> None:
+    """One race per table and chip while it is in play, the smaller chips first (RULES 5.2)."""
+    at_table = races_by_table(live_races(t, race.table)).get(race.table, {})
+    if race.remove in at_table:
+        raise _bad(
+            "already_raced",
+            MSG_ALREADY_RACED,
+            409,
+            table=race.table,
+            race=at_table[race.remove].pk,
+        )
+    smaller = [d for d in race.in_play if d < race.remove and d not in at_table]
+    if smaller:
+        raise _bad("race_smaller_first", MSG_SMALLER_FIRST, 409, race_first=smaller)
+
+
+def _race_run(
+    t: Tournament,
+    race: _Race,
+    odd: Mapping[int, int],
+    whole: set[int],
+    cards: Mapping[int, Sequence[str]] | None,
+    seed: int | None,
+) -> tuple[chip_race.RaceResult, int | None, bool]:
+    """The engine's race: from the dealer's ``cards``, else dealt from ``seed`` or a fresh
+    recorded seed. Returns the result, the seed dealt from and whether a seed was drawn."""
+    remove, unit = race.remove, race.unit
+    # RULES 5.7: one chip of U stands for the rest of the stack of a player not in
+    # `whole_stack`, so the engine protects only the players whose whole stack was odd.
+    players = [
+        chip_race.RacePlayer(
+            seat=s, chips={remove: odd[s]} if s in whole else {remove: odd[s], unit: 1}
+        )
+        for s in sorted(race.seats)
+    ]
+    rng = None
+    drew = False
+    if cards is None:
+        if seed is None:
+            rng, seed = next_rng(t, write=False)  # written with the event
+            drew = True
+        else:
+            rng = random.Random(seed)
+    result = chip_race.color_up(
+        denominations=race.in_play,
+        remove=remove,
+        players=players,
+        threshold=t.race_threshold,
+        rng=rng,
+        cards=cards,
+    )
+    return result, seed, drew
+
+
+def _race_body(
+    t: Tournament,
+    race: _Race,
+    result: chip_race.RaceResult,
+    whole: set[int],
+    cards: Mapping[int, Sequence[str]] | None,
+    seed: int | None,
+    counted: int | None,
+    direct_chips: int | None,
+) -> dict[str, Any]:
+    """The race as recorded and returned: the engine's shape with the table, the entries and
+    names, and ``chips_delta``, what it adds to the chips in play (RULES 5.9)."""
+    seats, unit = race.seats, race.unit
+    return {
+        "table": race.table,
+        "break_index": race.break_index,
+        "remove": race.remove,
+        "unit": unit,
+        "threshold": t.race_threshold,
+        "awarded": result.awarded,
+        "value_removed": result.value_removed,
+        "value_added": result.value_added,
+        "chips_delta": result.value_added - result.value_removed,
+        "seed": None if cards is not None else seed,
+        "cards_given": cards is not None,
+        "counted": counted,
+        "direct_chips": direct_chips,
+        "players": [
+            {
+                "seat": o.seat,
+                "entry": seats[o.seat][0],
+                "name": seats[o.seat][1],
+                "odd_chips": o.odd_chips,
+                "whole_stack": o.seat in whole,
+                "cards": list(o.cards),
+                "won": o.won,
+                "protected": o.protected,
+                "chips": ({str(unit): o.won + int(o.protected)} if o.won or o.protected else {}),
+            }
+            for o in result.players
+        ],
+    }
 
 
 def colorup_race_undo(
@@ -529,9 +375,9 @@ def _race_undo(
     where the race is the last action): the draw counter goes back to before the race too,
     if the software dealt it and nothing has drawn since."""
     _table(t, table_number)
-    chips = _chips(t)
+    chips = chips_of(t)
     _known_in_play(chips, remove)
-    at_table = _races_by_table(_live_races(t, table_number)).get(table_number, {})
+    at_table = races_by_table(live_races(t, table_number)).get(table_number, {})
     race = at_table.get(remove)
     if race is None:
         raise _bad("race_not_found", MSG_RACE_NOT_FOUND, 404, table=table_number, remove=remove)
@@ -590,22 +436,23 @@ def colorup_finish(
         t = lock_tournament(tournament_id)
         if t.status == Tournament.Status.FINISHED:
             raise _bad("tournament_finished", MSG_TOURNAMENT_FINISHED, 409)
-        chips = _chips(t)
+        chips = chips_of(t)
         for d in denominations:
             _known_in_play(chips, d)
         removing = sorted(set(denominations))
-        in_play = _in_play(chips)
+        in_play = in_play_of(chips)
         if removing != in_play[: len(removing)]:
             raise _bad("remove_smaller_first", MSG_FINISH_SMALLER_FIRST, 409, in_play=in_play)
         items = structure_items(t)
-        removable = _removable(items, _clock_index(t, now, items), in_play)
+        removable = removable_chips(items, current_index(t, now, items), in_play)
         needed = [d for d in removing if d not in removable]
         if needed:
             raise _bad("denomination_still_needed", MSG_STILL_NEEDED, 409, remove=needed)
-        races = [ev for ev in _live_races(t) if ev.payload["remove"] in removing]
-        by_table = _races_by_table(races)
+        races = [ev for ev in live_races(t) if ev.payload["remove"] in removing]
+        by_table = races_by_table(races)
         not_raced = {
-            str(d): [n for n in _seated(t) if d not in by_table.get(n, {})] for d in removing
+            str(d): [n for n in seated_by_table(t) if d not in by_table.get(n, {})]
+            for d in removing
         }
         not_raced = {d: tables for d, tables in not_raced.items() if tables}
         if not_raced and not force:
