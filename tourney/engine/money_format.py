@@ -7,6 +7,9 @@ Pure Python, so the services, the reads and the screens all may use it.
   dashboard, the desk, the money page, the results and prizes as the results give them.
 - ``money_whole``: whole units when even, "1,234", else like ``money_exact``, "1,234.50": the
   public screens (the TV display, the player page), where space is short.
+- ``money_input``: as typed into a form's amount field, "1234.50", "100": no thousands
+  separators, cents only when not even; what the setup and settings forms are filled in with
+  (``services.setup.parse_money`` reads it back).
 """
 
 from __future__ import annotations
@@ -23,3 +26,11 @@ def money_whole(amount: int) -> str:
     "1,234.50"."""
     whole, cents = divmod(int(amount), 100)
     return f"{whole:,}" if cents == 0 else f"{whole:,}.{cents:02d}"
+
+
+def money_input(amount: int) -> str:
+    """An amount in the smallest unit as a form's amount field holds it: 123450 -> "1234.50",
+    10000 -> "100"."""
+    whole, cents = divmod(abs(int(amount)), 100)
+    sign = "-" if amount < 0 else ""
+    return f"{sign}{whole}" if cents == 0 else f"{sign}{whole}.{cents:02d}"

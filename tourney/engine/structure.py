@@ -32,6 +32,8 @@ __all__ = [
     "Item",
     "check_structure",
     "generate",
+    "item_index_of",
+    "item_number_of",
     "item_to_dict",
     "parse_levels",
     "preset",
@@ -73,6 +75,11 @@ MSG_BAD_BREAK_EVERY = "Break every must be a whole number, zero (no breaks) or m
 MSG_BAD_BREAK_AFTER = "Break after must list increasing level numbers above zero."
 MSG_BAD_BBA_FROM = "Big-blind ante from level must be a whole number, zero (never) or more."
 MSG_UNKNOWN_PRESET = "There is no such preset structure."
+
+# item_index_of()
+MSG_NO_SUCH_LEVEL = "The structure has no level {n}."
+MSG_NO_SUCH_BREAK = "The structure has no break {n}."
+_MSG_NO_SUCH = {LEVEL: MSG_NO_SUCH_LEVEL, BREAK: MSG_NO_SUCH_BREAK}
 
 # check_structure() problems (format with str.format)
 PROBLEM_NOT_MULTIPLE = (
@@ -184,6 +191,36 @@ def parse_levels(data: Any) -> tuple[Item, ...]:
 def items_to_data(items: Iterable[Item]) -> list[dict[str, Any]]:
     """The inverse of :func:`parse_levels` (for storing and for the API)."""
     return [item_to_dict(item) for item in items]
+
+
+# -- numbering ------------------------------------------------------------------------------------
+# People count levels and breaks apart ("level 5", "break 2", as the display shows them); the
+# model keeps item indexes over the whole structure (RULES 4.4 windows, the clock's index).
+
+
+def item_index_of(
+    items: Sequence[Item], kind: str, number: int | None, *, field: str
+) -> int | None:
+    """The ``number``-th (1-based) item of ``kind`` (``LEVEL`` or ``BREAK``) → its item index;
+    None stays None. None such: DomainError ``bad_input`` naming ``field``."""
+    if number is None:
+        return None
+    seen = 0
+    for i, it in enumerate(items):
+        if it.kind == kind:
+            seen += 1
+            if seen == number:
+                return i
+    msg = _MSG_NO_SUCH[kind].format(n=number)
+    raise DomainError("bad_input", msg, fields={field: msg})
+
+
+def item_number_of(items: Sequence[Item], kind: str, index: int | None) -> int | None:
+    """Item index → the number of the last item of ``kind`` at or before it, as a person reads
+    it (the level a break follows); None stays None, and so does an index before the first."""
+    if index is None:
+        return None
+    return sum(1 for it in items[: index + 1] if it.kind == kind) or None
 
 
 # -- chips ----------------------------------------------------------------------------------------

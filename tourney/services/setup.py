@@ -8,7 +8,8 @@ Readings of the issue where it is silent:
   smallest unit (cents), as everywhere else.
 - Late registration and rebuys close "at the end of level N" (N counts levels only, as the
   display shows them); the add-on is offered "at break N". The model keeps item indexes over
-  the whole structure (RULES 4.4), so the level and break numbers are converted here.
+  the whole structure (RULES 4.4), so the level and break numbers are converted here (by
+  ``engine.structure.item_index_of`` and ``item_number_of``).
 - A typed structure is one item a line: ``25/50 20`` (small/big, minutes), ``100/200/200 20``
   (a third number is the big-blind ante), ``100/200 ante 25 20``, ``break 10`` or
   ``break 10 color-up 25``. A structure the chip set cannot pay (RULES 4.5, 5.1,
@@ -35,8 +36,11 @@ from tourney.core.events import record_event
 from tourney.core.locking import lock_tournament
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
+from tourney.engine.clock import BREAK, LEVEL
 from tourney.engine.errors import DomainError
+from tourney.engine.money_format import money_input
 from tourney.engine.numbers import ascii_int
+from tourney.engine.structure import item_index_of, item_number_of
 from tourney.models import ChipDenomination, Event, Tournament
 from tourney.selectors import clock as clock_reads
 from tourney.services import money, tournaments
@@ -49,8 +53,6 @@ COPY_SUFFIX = " (copy)"
 MSG_COPY_NAME_TOO_LONG = f"The name is too long ({NAME_MAX} characters at most)."
 MSG_BAD_CHIPS = 'List the chips as "25 green, 100 black, 500 purple": values above zero, each once.'
 MSG_BAD_LINE = 'Line {n}: write "25/50 20", "100/200/200 20" or "break 10 color-up 25".'
-MSG_NO_SUCH_LEVEL = "The structure has no level {n}."
-MSG_NO_SUCH_BREAK = "The structure has no break {n}."
 MSG_BAD_PAYOUTS = 'Percentages per place, best first, adding up to 100 ("50 30 20").'
 MSG_PAYOUTS_SUM = (
     'The percentages add up to {total}, not 100: change them so they do (e.g. "50 30 20").'
@@ -213,46 +215,6 @@ def parse_payouts(text: str) -> list[int] | None:
     return [int(p) for p in points]
 
 
-def item_index_of_level(items: Sequence[clock_engine.Item], number: int | None) -> int | None:
-    """Level number (1-based, levels only) → item index; None stays None."""
-    if number is None:
-        return None
-    seen = 0
-    for i, it in enumerate(items):
-        if it.kind == clock_engine.LEVEL:
-            seen += 1
-            if seen == number:
-                return i
-    msg = MSG_NO_SUCH_LEVEL.format(n=number)
-    raise DomainError("bad_input", msg, fields={"level": msg})
-
-
-def item_index_of_break(items: Sequence[clock_engine.Item], number: int | None) -> int | None:
-    if number is None:
-        return None
-    seen = 0
-    for i, it in enumerate(items):
-        if it.kind == clock_engine.BREAK:
-            seen += 1
-            if seen == number:
-                return i
-    msg = MSG_NO_SUCH_BREAK.format(n=number)
-    raise DomainError("bad_input", msg, fields={"addon_break": msg})
-
-
-def level_number_of(items: Sequence[clock_engine.Item], index: int | None) -> int | None:
-    """Item index → the level number a person reads (the last level at or before it)."""
-    if index is None:
-        return None
-    return sum(1 for it in items[: index + 1] if it.kind == clock_engine.LEVEL) or None
-
-
-def break_number_of(items: Sequence[clock_engine.Item], index: int | None) -> int | None:
-    if index is None:
-        return None
-    return sum(1 for it in items[: index + 1] if it.kind == clock_engine.BREAK) or None
-
-
 # ---------------------------------------------------------------- the setup form
 
 
@@ -358,13 +320,13 @@ def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
         "guarantee": parse_money(data.get("guarantee"), "guarantee"),
         "added_money": parse_money(data.get("added_money"), "added_money"),
         "rounding_unit": rounding,
-        "late_reg_until": item_index_of_level(items, data.get("late_reg_level")),
+        "late_reg_until": item_index_of(items, LEVEL, data.get("late_reg_level"), field="level"),
         "reentries_allowed": data.get("reentries") or 0,
-        "rebuy_until": item_index_of_level(items, data.get("rebuy_level")),
+        "rebuy_until": item_index_of(items, LEVEL, data.get("rebuy_level"), field="level"),
         "rebuy_price": parse_money(data.get("rebuy_price"), "rebuy_price"),
         "rebuy_fee": parse_money(data.get("rebuy_fee"), "rebuy_fee"),
         "rebuy_chips": data.get("rebuy_chips") or 0,
-        "addon_at": item_index_of_break(items, data.get("addon_break")),
+        "addon_at": item_index_of(items, BREAK, data.get("addon_break"), field="addon_break"),
         "addon_price": parse_money(data.get("addon_price"), "addon_price"),
         "addon_fee": parse_money(data.get("addon_fee"), "addon_fee"),
         "addon_chips": data.get("addon_chips") or 0,
@@ -483,32 +445,28 @@ def copy_initial(src: Tournament) -> dict[str, Any]:
     items = clock_reads.structure_items(src)
     chips = ChipDenomination.objects.filter(tournament=src).order_by("value")
     bp = _custom_payouts(src)
-
-    def cash(v: int) -> str:
-        return f"{v / 100:.2f}".removesuffix(".00")
-
     return {
         "name": copy_name(src.name),
         "seats_per_table": src.seats_per_table,
         "tables": _tables_at_creation(src),
         "starting_stack": src.starting_stack,
-        "buy_in": cash(src.buy_in),
-        "fee": cash(src.fee),
-        "guarantee": cash(src.guarantee),
-        "added_money": cash(src.added_money),
-        "rounding": cash(src.rounding_unit),
+        "buy_in": money_input(src.buy_in),
+        "fee": money_input(src.fee),
+        "guarantee": money_input(src.guarantee),
+        "added_money": money_input(src.added_money),
+        "rounding": money_input(src.rounding_unit),
         "chips": ", ".join(f"{c.value} {c.color}".strip() for c in chips),
         "structure": "custom",
         "levels_text": levels_text(items),
-        "late_reg_level": level_number_of(items, src.late_reg_until),
+        "late_reg_level": item_number_of(items, LEVEL, src.late_reg_until),
         "reentries": src.reentries_allowed,
-        "rebuy_level": level_number_of(items, src.rebuy_until),
-        "rebuy_price": cash(src.rebuy_price) if src.rebuy_price else "",
-        "rebuy_fee": cash(src.rebuy_fee) if src.rebuy_fee else "",
+        "rebuy_level": item_number_of(items, LEVEL, src.rebuy_until),
+        "rebuy_price": money_input(src.rebuy_price) if src.rebuy_price else "",
+        "rebuy_fee": money_input(src.rebuy_fee) if src.rebuy_fee else "",
         "rebuy_chips": src.rebuy_chips or None,
-        "addon_break": break_number_of(items, src.addon_at),
-        "addon_price": cash(src.addon_price) if src.addon_price else "",
-        "addon_fee": cash(src.addon_fee) if src.addon_fee else "",
+        "addon_break": item_number_of(items, BREAK, src.addon_at),
+        "addon_price": money_input(src.addon_price) if src.addon_price else "",
+        "addon_fee": money_input(src.addon_fee) if src.addon_fee else "",
         "addon_chips": src.addon_chips or None,
         "payouts": " ".join(f"{p / 100:g}" for p in bp) if bp else "",
         "balance_tolerance": src.balance_tolerance,

@@ -33,7 +33,10 @@ from tables.models import Seat, Table
 from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
+from tourney.engine.clock import BREAK, LEVEL
 from tourney.engine.errors import DomainError
+from tourney.engine.money_format import money_input
+from tourney.engine.structure import item_index_of, item_number_of
 from tourney.models import Entry, Tournament
 from tourney.selectors.clock import clock_index, structure_items
 from tourney.selectors.money import window_passed
@@ -426,33 +429,27 @@ def settings_initial(t: Tournament) -> dict[str, Any]:
     """The settings form filled in from the tournament as it is now."""
     from django.conf import settings as django_settings
 
-    from tourney.services import setup
-
     items = structure_items(t)
-
-    def cash(v: int) -> str:
-        return f"{v / 100:.2f}".removesuffix(".00")
-
     table = t.payout_percentages
     return {
         "name": t.name,
         "seats_per_table": t.seats_per_table,
         "starting_stack": t.starting_stack,
-        "buy_in": cash(t.buy_in),
-        "fee": cash(t.fee),
-        "guarantee": cash(t.guarantee),
-        "added_money": cash(t.added_money),
-        "rounding": cash(t.rounding_unit),
+        "buy_in": money_input(t.buy_in),
+        "fee": money_input(t.fee),
+        "guarantee": money_input(t.guarantee),
+        "added_money": money_input(t.added_money),
+        "rounding": money_input(t.rounding_unit),
         "payouts": " ".join(f"{p / 100:g}" for p in table) if table else "",
-        "late_reg_level": setup.level_number_of(items, t.late_reg_until),
+        "late_reg_level": item_number_of(items, LEVEL, t.late_reg_until),
         "reentries": t.reentries_allowed,
-        "rebuy_level": setup.level_number_of(items, t.rebuy_until),
-        "rebuy_price": cash(t.rebuy_price) if t.rebuy_price else "",
-        "rebuy_fee": cash(t.rebuy_fee) if t.rebuy_fee else "",
+        "rebuy_level": item_number_of(items, LEVEL, t.rebuy_until),
+        "rebuy_price": money_input(t.rebuy_price) if t.rebuy_price else "",
+        "rebuy_fee": money_input(t.rebuy_fee) if t.rebuy_fee else "",
         "rebuy_chips": t.rebuy_chips or None,
-        "addon_break": setup.break_number_of(items, t.addon_at),
-        "addon_price": cash(t.addon_price) if t.addon_price else "",
-        "addon_fee": cash(t.addon_fee) if t.addon_fee else "",
+        "addon_break": item_number_of(items, BREAK, t.addon_at),
+        "addon_price": money_input(t.addon_price) if t.addon_price else "",
+        "addon_fee": money_input(t.addon_fee) if t.addon_fee else "",
         "addon_chips": t.addon_chips or None,
         "balance_tolerance": t.balance_tolerance,
         "race_threshold": t.race_threshold,
@@ -472,24 +469,17 @@ def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
     from tourney.services import setup
 
     items = structure_items(t)
-
-    def index(fn, number, field):
-        try:
-            return fn(items, number)
-        except DomainError as exc:
-            raise DomainError(exc.code, exc.message, fields={field: exc.message}) from None
-
     wanted: dict[str, Any] = {
         "name": data["name"].strip(),
         "seats_per_table": data["seats_per_table"],
         "starting_stack": data["starting_stack"],
-        "late_reg_until": index(
-            setup.item_index_of_level, data.get("late_reg_level"), "late_reg_level"
+        "late_reg_until": item_index_of(
+            items, LEVEL, data.get("late_reg_level"), field="late_reg_level"
         ),
         "reentries_allowed": data.get("reentries") or 0,
-        "rebuy_until": index(setup.item_index_of_level, data.get("rebuy_level"), "rebuy_level"),
+        "rebuy_until": item_index_of(items, LEVEL, data.get("rebuy_level"), field="rebuy_level"),
         "rebuy_chips": data.get("rebuy_chips") or 0,
-        "addon_at": index(setup.item_index_of_break, data.get("addon_break"), "addon_break"),
+        "addon_at": item_index_of(items, BREAK, data.get("addon_break"), field="addon_break"),
         "addon_chips": data.get("addon_chips") or 0,
         "balance_tolerance": data.get("balance_tolerance"),
         "race_threshold": data["race_threshold"],

@@ -17,6 +17,7 @@ from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.engine.money_format import money_exact
+from tourney.engine.structure import item_number_of
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors import average_stack
 from tourney.selectors import clock as clock_reads
@@ -28,7 +29,6 @@ from tourney.selectors.money import (
     pool_of,
     window_passed,
 )
-from tourney.services.setup import level_number_of
 
 BIG_FIELD_TABLES = 100  # from this many open tables on, tiles collapse to counts
 SEARCH_LIMIT = 30
@@ -80,7 +80,7 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     totals = selectors.entry_totals(t)  # one read for the four figures below
     left, entries = totals["seated"], totals["entries"]
     chips = selectors.total_chips(t, bought=totals["chips_bought"])
-    late_level = level_number_of(items, t.late_reg_until)
+    late_level = item_number_of(items, clock_engine.LEVEL, t.late_reg_until)
     # RULES 4.4: the window shuts with the clock, before the worker's beat flips the flag.
     passed = window_passed(t.late_reg_until, state.index if t.clock_started else None)
     if not t.registration_open or passed:
@@ -106,7 +106,7 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         if state.ms_to_next_break is not None
         else None,
         "levels": [
-            {"index": i, "label": _item_label(it, level_number_of(items, i))}
+            {"index": i, "label": _item_label(it, item_number_of(items, clock_engine.LEVEL, i))}
             for i, it in enumerate(items)
         ],
         "at_colorup_break": state.item.kind == clock_engine.BREAK and bool(state.item.color_up),
@@ -407,7 +407,7 @@ def _item_words(items, index: Any) -> str:
         return f"item {index}"
     if not items or not 0 <= i < len(items):
         return f"item {index}"
-    level = level_number_of(items, i)
+    level = item_number_of(items, clock_engine.LEVEL, i)
     if items[i].kind == clock_engine.BREAK:
         return f"the break after level {level}" if level else "the opening break"
     return f"level {level}"
