@@ -19,6 +19,7 @@ from tourney import services
 from tourney.core import events
 from tourney.models import Entry, Player, Tournament
 from tourney.selectors import display as public
+from tourney.selectors import seat_finder
 
 pytestmark = pytest.mark.django_db
 
@@ -521,7 +522,7 @@ def test_a_part_of_a_hidden_full_name_finds_nothing(client, tournament, director
     services.entry_register(tournament_id=tournament.pk, player_id=ann.pk, actor=director)
     _register(tournament, director, ["Bob Stone"])
     results = _find(client, tournament, query).content.decode().split('id="find-results"')[1]
-    assert public.MSG_FIND_NONE in results
+    assert seat_finder.MSG_FIND_NONE in results
     assert "seat-card" not in results
     whole = _find(client, tournament, "lee ann marie").content.decode()
     assert ("Annie" if style == "nickname" else "Ann L.") in whole.split('id="find-results"')[1]
@@ -533,13 +534,13 @@ def test_with_full_names_public_a_whole_word_finds(client, tournament, director)
     for query in ("lee", "marie lee", "ann"):
         results = _find(client, tournament, query).content.decode().split('id="find-results"')[1]
         assert "Ann Marie Lee" in results and "Bob Stone" not in results, query
-    assert public.MSG_FIND_NONE in _find(client, tournament, "stone ann").content.decode()
+    assert seat_finder.MSG_FIND_NONE in _find(client, tournament, "stone ann").content.decode()
 
 
 def test_find_my_seat_never_spells_out_more_of_a_name(client, tournament, director):
     _register(tournament, director, ["Ann Lee"])
     html = _find(client, tournament, "le").content.decode()
-    assert public.MSG_FIND_NONE in html
+    assert seat_finder.MSG_FIND_NONE in html
     assert "Ann L." not in html.split('id="find-results"')[1]
 
 
@@ -553,7 +554,7 @@ def test_find_my_seat_by_public_name(client, tournament, director):
 
 @pytest.mark.parametrize(
     ("query", "message"),
-    [("a", public.MSG_FIND_TOO_SHORT), ("x" * 61, public.MSG_FIND_TOO_LONG)],
+    [("a", seat_finder.MSG_FIND_TOO_SHORT), ("x" * 61, seat_finder.MSG_FIND_TOO_LONG)],
 )
 def test_find_my_seat_refuses_bad_queries(client, tournament, director, query, message):
     _register(tournament, director, ["Ann Lee"])
@@ -564,7 +565,7 @@ def test_find_my_seat_refuses_bad_queries(client, tournament, director, query, m
 
 def test_find_my_seat_asks_for_more_when_many_match(client, seated_tournament):
     html = _find(client, seated_tournament, "player").content.decode()
-    assert public.MSG_FIND_TOO_MANY in html
+    assert seat_finder.MSG_FIND_TOO_MANY in html
     assert "seat-card" not in html
 
 
@@ -592,7 +593,7 @@ def test_find_my_seat_gives_busted_players_their_place(client, seated_tournament
     services.elimination_record(tournament_id=t.pk, busts=busts, actor=director)
     e = Entry.objects.select_related("player").get(pk=busts[0][0])
     html = _find(client, t, e.player.name).content.decode()
-    assert public.MSG_FIND_NONE not in html
+    assert seat_finder.MSG_FIND_NONE not in html
     place, _ = e.places_now(Tournament.objects.get(pk=t.pk).place_lag)
     assert f"Out in <b>{public.ordinal(place)}</b> place" in html
     assert 'class="tbl"' not in html.split('id="find-results"')[1]  # no seat for them

@@ -4,7 +4,8 @@ Anyone holding a tournament's display token reads this, so it carries the clock,
 and the money totals, and of each player only the name the director allows
 (``Tournament.public_names``) with their table and seat: no ids, no payments. Places and
 prizes won, deal amounts included, are announced in the room as players finish: those are
-shown too (the results, find-my-seat, the payouts after a deal), with the same names.
+shown too (the results, find-my-seat in ``seat_finder``, the payouts after a deal), with
+the same names.
 
 The state endpoint answers most polls with 304 from a cached version string (the ETag) and
 builds the state only when the tournament changed: every service write bumps
@@ -40,17 +41,8 @@ ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
 UPCOMING_ITEMS = 12
-FIND_MIN_CHARS = 2
-FIND_MAX_CHARS = 60
-FIND_LIMIT = 10
-MY_MOVES_LIMIT = 5
 # What models.new_display_token (secrets.token_urlsafe) writes, within the column's 64.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-MSG_FIND_TOO_SHORT = "Type at least 2 letters of your name."
-MSG_FIND_TOO_LONG = "That is longer than any name here."
-MSG_FIND_NONE = "No player in the tournament matches that name."
-MSG_FIND_TOO_MANY = "More than 10 players match: type more of your name."
 
 
 # ---------------------------------------------------------------- names and numbers
@@ -487,118 +479,3 @@ def clock_words(state: dict[str, Any]) -> dict[str, str]:
         "note": notes.get(status, ""),
         "average_stack": _chips(state["average_stack"]),
     }
-
-
-# ---------------------------------------------------------------- find my seat
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
-def _finish_of(t: Tournament, row: tuple[int, int, int, bool] | None) -> dict[str, Any]:
-    """How a finished entry shows in find-my-seat: "4th" and its prize ("398.00", a deal
-    amount marked), the winner as such; ``so_far`` while late entries can still move the
-    places of the players out down (RULES 7.1)."""
-    if row is None:
-        return {"place": None, "place_text": "", "prize": "", "deal": False, "so_far": False}
-    place, place_to, prize, deal = row
-    place, place_to = place + t.place_lag, place_to + t.place_lag
-    return {
-        "place": place,
-        "place_text": "Winner" if place_to == 1 else place_text(place, place_to),
-        "prize": money_exact(prize) if prize else "",
-        "deal": deal,
-        "so_far": t.registration_open and t.status != Tournament.Status.FINISHED,
-    }
-
-
-def find_seat(t: Tournament, query: str) -> dict[str, Any]:
-    """Find my seat: players whose public name contains the query, or whose full name the
-    query names (public pages show names only as the director allows, issue 9). Those still
-    in get their seat; those out and the winner their place and prize.
-
-    With the ``full`` style the full name is public, so every word of the query being a whole
-    word of it is enough ("lee", "ann lee"). With ``initial`` or ``nickname`` the query must be
-    the whole full name (every word of it, in any order, nothing else): else typing a surname
-    would confirm who is behind "Ann L." or "Annie", which the director chose to hide.
-
-    Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves",
-    "place", "place_text", "prize", "deal", "so_far"}]} (``place`` None while still in)."""
-    q = _norm(query or "")
-    answer: dict[str, Any] = {"query": " ".join((query or "").split()), "error": "", "results": []}
-    if len(q) < FIND_MIN_CHARS:
-        answer["error"] = MSG_FIND_TOO_SHORT if q else ""
-        return answer
-    if len(q) > FIND_MAX_CHARS:
-        answer["error"] = MSG_FIND_TOO_LONG
-        return answer
-    words = set(q.split())
-    style = t.public_names
-    found: list[tuple[int, str]] = []
-    finished: dict[int, tuple[int, int, int, bool]] = {}
-    # Every entry: those still in find their seat, those out (and the winner) their place
-    # and prize (issue 31: "Gina Hall — 4th, 398.00", not "no player matches").
-    for entry_id, name, nick, place, place_to, prize, deal in Entry.objects.filter(
-        tournament=t
-    ).values_list(
-        "pk", "player__name", "player__nickname", "place", "place_to", "prize", "deal_amount"
-    ):
-        shown = public_name(style, name, nick)
-        full = set(_norm(name).split())
-        by_full_name = words <= full if style == Tournament.NameStyle.FULL else words == full
-        if q in _norm(shown) or by_full_name:
-            found.append((entry_id, shown))
-            if place is not None:
-                finished[entry_id] = (place, place_to, prize, deal is not None)
-    if not found:
-        answer["error"] = MSG_FIND_NONE
-        return answer
-    if len(found) > FIND_LIMIT:
-        answer["error"] = MSG_FIND_TOO_MANY
-        return answer
-    ids = [eid for eid, _ in found]
-    seats = {
-        eid: (table, seat)
-        for eid, table, seat in Seat.objects.filter(entry_id__in=ids).values_list(
-            "entry_id", "table__number", "number"
-        )
-    }
-    moves: dict[int, list[dict[str, Any]]] = {}
-    for eid, ft, fs, tt, ts, at in (
-        Move.objects.filter(entry_id__in=ids, from_table__isnull=False)
-        .order_by("-id")
-        .values_list("entry_id", "from_table", "from_seat", "to_table", "to_seat", "created_at")
-    ):
-        mine = moves.setdefault(eid, [])
-        if len(mine) < MY_MOVES_LIMIT:
-            mine.append(
-                {
-                    "from": f"Table {ft}, seat {fs}",
-                    "to": f"Table {tt}, seat {ts}",
-                    "at": timezone.localtime(at).strftime("%H:%M"),
-                }
-            )
-    results = [
-        {
-            "name": shown,
-            "table": seats.get(eid, (None, None))[0],
-            "seat": seats.get(eid, (None, None))[1],
-            "waiting": eid not in seats and eid not in finished,
-            "moves": [] if eid in finished else moves.get(eid, []),
-            **_finish_of(t, finished.get(eid)),
-        }
-        for eid, shown in found
-    ]
-    # Still in first (their seat is what they look for), then those out by place.
-    results.sort(
-        key=lambda r: (
-            r["place"] is not None,
-            r["place"] or 0,
-            r["name"].casefold(),
-            r["table"] or 0,
-            r["seat"] or 0,
-        )
-    )
-    answer["results"] = results
-    return answer

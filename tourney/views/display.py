@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from tourney.models import Tournament
 from tourney.selectors import display as public
+from tourney.selectors import seat_finder
 from tourney.views import public_url
 from tourney.views.formatting import QR_DARK_DISPLAY, qr_svg
 
@@ -106,7 +107,7 @@ def _find(tournament_id: int, token: str, query: str) -> dict:
     if t is None:
         raise Http404(MSG_NO_DISPLAY)
     t.activate_zone()  # the moves' times in the card room's zone (issue 31)
-    return public.find_seat(t, query)
+    return seat_finder.find_seat(t, query)
 
 
 @require_safe

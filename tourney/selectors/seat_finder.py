@@ -1,0 +1,169 @@
+"""Find my seat, on the player phone page: the players a typed name finds, with their seat (or
+their place and prize once out). No writes.
+
+Anyone holding the display token asks this, so a query finds only what the public screens
+show: names as the director allows them (``Tournament.public_names``, see
+``display.public_name``), table and seat, the player's recent moves, places and prizes won.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from tables.models import Move, Seat
+from tourney.engine.money_format import money_exact
+from tourney.models import Entry, Tournament
+from tourney.selectors.display import place_text, public_name
+
+FIND_MIN_CHARS = 2
+FIND_MAX_CHARS = 60
+FIND_LIMIT = 10
+MY_MOVES_LIMIT = 5
+
+MSG_FIND_TOO_SHORT = "Type at least 2 letters of your name."
+MSG_FIND_TOO_LONG = "That is longer than any name here."
+MSG_FIND_NONE = "No player in the tournament matches that name."
+MSG_FIND_TOO_MANY = "More than 10 players match: type more of your name."
+
+# A finished entry's (place, place_to, prize, deal made)
+Finish = tuple[int, int, int, bool]
+
+
+def find_seat(t: Tournament, query: str) -> dict[str, Any]:
+    """Find my seat: players whose public name contains the query, or whose full name the
+    query names (public pages show names only as the director allows, issue 9). Those still
+    in get their seat; those out and the winner their place and prize.
+
+    With the ``full`` style the full name is public, so every word of the query being a whole
+    word of it is enough ("lee", "ann lee"). With ``initial`` or ``nickname`` the query must be
+    the whole full name (every word of it, in any order, nothing else): else typing a surname
+    would confirm who is behind "Ann L." or "Annie", which the director chose to hide.
+
+    Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves",
+    "place", "place_text", "prize", "deal", "so_far"}]} (``place`` None while still in)."""
+    q = _norm(query or "")
+    answer: dict[str, Any] = {"query": " ".join((query or "").split()), "error": "", "results": []}
+    refused = _query_refused(q)
+    if refused is not None:
+        answer["error"] = refused
+        return answer
+    found, finished = _matches(t, q)
+    if not found:
+        answer["error"] = MSG_FIND_NONE
+        return answer
+    if len(found) > FIND_LIMIT:
+        answer["error"] = MSG_FIND_TOO_MANY
+        return answer
+    answer["results"] = _results(t, found, finished)
+    return answer
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _query_refused(q: str) -> str | None:
+    """Why a (normalised) query is not looked up, "" for an empty one; None to look it up."""
+    if len(q) < FIND_MIN_CHARS:
+        return MSG_FIND_TOO_SHORT if q else ""
+    if len(q) > FIND_MAX_CHARS:
+        return MSG_FIND_TOO_LONG
+    return None
+
+
+def _matches(t: Tournament, q: str) -> tuple[list[tuple[int, str]], dict[int, Finish]]:
+    """The entries the query finds, as (id, public name), and how those out finished."""
+    words = set(q.split())
+    style = t.public_names
+    found: list[tuple[int, str]] = []
+    finished: dict[int, Finish] = {}
+    # Every entry: those still in find their seat, those out (and the winner) their place
+    # and prize (issue 31: "Gina Hall — 4th, 398.00", not "no player matches").
+    for entry_id, name, nick, place, place_to, prize, deal in Entry.objects.filter(
+        tournament=t
+    ).values_list(
+        "pk", "player__name", "player__nickname", "place", "place_to", "prize", "deal_amount"
+    ):
+        shown = public_name(style, name, nick)
+        full = set(_norm(name).split())
+        by_full_name = words <= full if style == Tournament.NameStyle.FULL else words == full
+        if q in _norm(shown) or by_full_name:
+            found.append((entry_id, shown))
+            if place is not None:
+                finished[entry_id] = (place, place_to, prize, deal is not None)
+    return found, finished
+
+
+def _my_moves(ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each entry's last moves from one seat to another, newest first."""
+    moves: dict[int, list[dict[str, Any]]] = {}
+    for eid, ft, fs, tt, ts, at in (
+        Move.objects.filter(entry_id__in=ids, from_table__isnull=False)
+        .order_by("-id")
+        .values_list("entry_id", "from_table", "from_seat", "to_table", "to_seat", "created_at")
+    ):
+        mine = moves.setdefault(eid, [])
+        if len(mine) < MY_MOVES_LIMIT:
+            mine.append(
+                {
+                    "from": f"Table {ft}, seat {fs}",
+                    "to": f"Table {tt}, seat {ts}",
+                    "at": timezone.localtime(at).strftime("%H:%M"),
+                }
+            )
+    return moves
+
+
+def _results(
+    t: Tournament, found: list[tuple[int, str]], finished: dict[int, Finish]
+) -> list[dict[str, Any]]:
+    """One card per entry found: the seat and moves of those still in, first (their seat is
+    what they look for), then the place and prize of those out, by place."""
+    ids = [eid for eid, _ in found]
+    seats = {
+        eid: (table, seat)
+        for eid, table, seat in Seat.objects.filter(entry_id__in=ids).values_list(
+            "entry_id", "table__number", "number"
+        )
+    }
+    moves = _my_moves(ids)
+    results = [
+        {
+            "name": shown,
+            "table": seats.get(eid, (None, None))[0],
+            "seat": seats.get(eid, (None, None))[1],
+            "waiting": eid not in seats and eid not in finished,
+            "moves": [] if eid in finished else moves.get(eid, []),
+            **_finish_of(t, finished.get(eid)),
+        }
+        for eid, shown in found
+    ]
+    results.sort(
+        key=lambda r: (
+            r["place"] is not None,
+            r["place"] or 0,
+            r["name"].casefold(),
+            r["table"] or 0,
+            r["seat"] or 0,
+        )
+    )
+    return results
+
+
+def _finish_of(t: Tournament, row: Finish | None) -> dict[str, Any]:
+    """How a finished entry shows in find-my-seat: "4th" and its prize ("398.00", a deal
+    amount marked), the winner as such; ``so_far`` while late entries can still move the
+    places of the players out down (RULES 7.1)."""
+    if row is None:
+        return {"place": None, "place_text": "", "prize": "", "deal": False, "so_far": False}
+    place, place_to, prize, deal = row
+    place, place_to = place + t.place_lag, place_to + t.place_lag
+    return {
+        "place": place,
+        "place_text": "Winner" if place_to == 1 else place_text(place, place_to),
+        "prize": money_exact(prize) if prize else "",
+        "deal": deal,
+        "so_far": t.registration_open and t.status != Tournament.Status.FINISHED,
+    }
