@@ -17,6 +17,7 @@ from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.selectors import money as money_reads
 from tourney.selectors import total_chips
+from tourney.selectors.colorup import colorup_pending, colorup_rack_plan
 from tourney.services import colorup, money
 from tourney.services.setup import parse_money, parse_payouts
 from tourney.views.dashboard.base import (
@@ -185,8 +186,8 @@ def registration_close(request: HttpRequest, t: Tournament):
 
 
 def colorup_context(t: Tournament) -> dict[str, Any]:
-    pending = colorup.colorup_pending(t)
-    plan = colorup.colorup_rack_plan(t)
+    pending = colorup_pending(t)
+    plan = colorup_rack_plan(t)
     races_by_table: dict[int, list[dict[str, Any]]] = {}
     for race in pending["races"]:
         races_by_table.setdefault(race["table"], []).append(race)
