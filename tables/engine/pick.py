@@ -4,7 +4,7 @@ Pure Python. ``late_seat`` draws uniformly over the open seats of the tables wit
 players. Picking one of those tables with probability proportional to its open seats, then a
 uniform open seat at it, is the same distribution — and needs only per-table counts.
 
-The service (``tables.services.late_pick``) has the database find the candidates, make the
+The read (``tables.selectors.late_pick``) has the database find the candidates, make the
 same draw and read the drawn table with its seats, in one statement; a test checks it picks
 the same table as this function over every table, for the same seed.
 """
@@ -22,7 +22,7 @@ def pick_table(
 
     The draw: ``x = rng.random() * open seats`` (one draw, even when there is no seat), and
     the first candidate by table number whose open seats so far exceed ``x`` — arithmetic a
-    database does alike (IEEE doubles), so ``tables.services.late_pick`` makes it there."""
+    database does alike (IEEE doubles), so ``tables.selectors.late_pick`` makes it there."""
     x = rng.random()
     fewest: int | None = None
     pool: list[tuple[int, int]] = []

@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
+from tables import selectors as table_reads
 from tables import services as ts
 from tables.engine.blinds import bb_next, blinds, worst_position
 from tables.models import Move, Seat, Table
-from tables.services import _load
 from tourney import services
 from tourney.core import locking
 from tourney.engine.errors import DomainError
@@ -168,7 +168,7 @@ def test_balancing_moves_the_big_blind_next_to_the_worst_position(director):
             "entry_id", flat=True
         )[:2]
     )
-    before = _load(list(Table.objects.filter(tournament=t)))
+    before = table_reads.engine_tables(list(Table.objects.filter(tournament=t)))
     result = services.elimination_record(
         tournament_id=t.pk, busts=[(v, 1000 + i) for i, v in enumerate(victims)]
     )
@@ -365,13 +365,13 @@ def test_late_seating_candidates_are_the_shortest_tables_with_an_open_seat(direc
     ]
     for s in free:
         ts.seat_set_available(tournament_id=t.pk, table_number=short[0], seat=s, available=False)
-    assert [r.number for r in ts.fewest_tables(t)] == [short[1]]
+    assert [r.number for r in table_reads.fewest_tables(t)] == [short[1]]
     e = services.entry_register(tournament_id=t.pk, name="Late", actor=director)
     assert Seat.objects.get(entry=e).table.number == short[1]
     # Now tables of 3 with room are the shortest: every one of them, in table order.
     expected = sorted(n for n, k in sizes(t).items() if k == 3)
-    assert [r.number for r in ts.fewest_tables(t)] == expected
-    assert all(r.players == 3 for r in ts.fewest_tables(t))
+    assert [r.number for r in table_reads.fewest_tables(t)] == expected
+    assert all(r.players == 3 for r in table_reads.fewest_tables(t))
 
 
 def test_the_database_pick_is_the_engine_pick_table_draw_for_draw(director):
@@ -390,14 +390,14 @@ def test_the_database_pick_is_the_engine_pick_table_draw_for_draw(director):
 
     def compare() -> None:
         nonlocal most_tied
-        rows = ts.open_tables(t)
+        rows = table_reads.open_tables(t)
         counts = {r.number: r.players for r in rows}
         capacity = {r.number: r.seats - len(r.unavailable_seats) for r in rows}
-        most_tied = max(most_tied, len(ts.fewest_tables(t)))
+        most_tied = max(most_tied, len(table_reads.fewest_tables(t)))
         for seed in range(60):
             mine, theirs = random.Random(seed), random.Random(seed)
             expected = pick_table(counts, capacity, mine)
-            picked = ts.late_pick(t, theirs)
+            picked = table_reads.late_pick(t, theirs)
             assert (picked[0].number if picked else None) == expected
             assert mine.random() == theirs.random()  # the same draws made: later ones agree
             if picked:
@@ -431,18 +431,18 @@ def test_open_summary_gives_the_totals_of_the_open_tables_in_one_query(director)
     register(t, 17, director)
     Table.objects.filter(tournament=t, number=2).update(unavailable_seats=[5, 6])
     Table.objects.filter(tournament=t, number=3).update(break_rank=-10)  # breaks first
-    rows = ts.open_tables(t)
+    rows = table_reads.open_tables(t)
     players = {r.number: r.players for r in rows}
 
     with CaptureQueriesContext(connection) as q:
-        s = ts.open_summary(t, apart=[1, 4])
+        s = table_reads.open_summary(t, apart=[1, 4])
     assert len(q.captured_queries) == 1
     assert (s.tables, s.players, s.seats) == (4, 17, 4 * 6 - 2)
     assert s.first_capacity == 6  # table 3, the lowest break rank
     assert s.apart == {1: players[1], 4: players[4]}
     assert (s.most, s.least) == (max(players[2], players[3]), min(players[2], players[3]))
     assert s.waiting == 0
-    whole = ts.open_summary(t)
+    whole = table_reads.open_summary(t)
     assert (whole.most, whole.least, whole.apart) == (
         max(players.values()),
         min(players.values()),
