@@ -1,4 +1,4 @@
-"""JSON API v1 (../shared/API.md is the contract). Thin: authenticate, validate the schema,
+"""JSON API v1 (docs/api.md is the contract). Thin: authenticate, validate the schema,
 call one service or engine, shape the answer. The OpenAPI document is /api/v1/openapi.json."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ OPERATION_ID_MODULES = ("colorup", "money")
 
 class TourneyAPI(NinjaAPI):
     def get_openapi_schema(self, *, path_prefix=None, path_params=None):
-        """Ninja's document, with the API.md error answers declared for every operation."""
+        """Ninja's document, with the docs/api.md error answers declared for every operation."""
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
         schema.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
         ref = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -109,7 +109,7 @@ def _not_found(request, exc):
 @api.exception_handler(HttpError)
 def _http_error(request, exc: HttpError):
     # Raised by ninja itself: 400 for a body that is not JSON, 403 for a session call without
-    # its CSRF token; each gets the code its status has in API.md (400: bad_input).
+    # its CSRF token; each gets the code its status has in docs/api.md (400: bad_input).
     status = exc.status_code
     if status == 403 and "csrf" in str(exc).lower():
         code = "csrf_failed"

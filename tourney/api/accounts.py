@@ -8,10 +8,10 @@ from ninja import Field, Router, Schema, Status
 
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import need_director, tournament_or_404
+from tourney.api.common import director_tournament, need_director
 from tourney.services import accounts as account_services
 
-router = Router(**out.ROUTER_OPTIONS)
+router = Router(tags=["accounts"], **out.ROUTER_OPTIONS)
 
 
 class UserIn(Schema):
@@ -20,7 +20,7 @@ class UserIn(Schema):
     role: Literal["director", "desk"]
 
 
-@router.post("/users", auth=api_auth.DIRECTOR, tags=["accounts"], response={201: out.UserOut})
+@router.post("/users", auth=api_auth.DIRECTOR, response={201: out.UserOut})
 def user_create(request, payload: UserIn):
     need_director(request)
     user = account_services.user_create(
@@ -33,9 +33,7 @@ class RoleIn(Schema):
     role: Literal["director", "desk"] | None
 
 
-@router.put(
-    "/users/{username}/role", auth=api_auth.DIRECTOR, tags=["accounts"], response=out.UserOut
-)
+@router.put("/users/{username}/role", auth=api_auth.DIRECTOR, response=out.UserOut)
 def user_role(request, username: str, payload: RoleIn):
     need_director(request)
     account_services.user_set_role(username=username, role=payload.role, actor=request.user)
@@ -44,7 +42,6 @@ def user_role(request, username: str, payload: RoleIn):
 
 @router.post(
     "/tokens",
-    tags=["accounts"],
     response={201: out.TokenOut},
     summary="A new API token for yourself, shown once",
 )
@@ -54,7 +51,7 @@ def token_new(request):
     )
 
 
-@router.delete("/tokens/{prefix}", tags=["accounts"], response=out.TokenRevokedOut)
+@router.delete("/tokens/{prefix}", response=out.TokenRevokedOut)
 def token_revoke(request, prefix: str):
     account_services.api_token_revoke(user=request.user, prefix=prefix, actor=request.user)
     return {"revoked": prefix}
@@ -63,11 +60,9 @@ def token_revoke(request, prefix: str):
 @router.post(
     "/tournaments/{tid}/display-token/rotate",
     auth=api_auth.DIRECTOR,
-    tags=["accounts"],
     response=out.DisplayTokenOut,
 )
 def display_rotate(request, tid: int):
-    need_director(request)
-    tournament_or_404(tid)
+    director_tournament(request, tid)
     t = account_services.display_token_rotate(tournament_id=tid, actor=request.user)
     return {"display_token": t.display_token}

@@ -6,48 +6,42 @@ from ninja import Router
 
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import need_director, tournament_or_404
+from tourney.api.common import director_tournament
 from tourney.services.undo import action_redo, action_undo
 
-router = Router(**out.ROUTER_OPTIONS)
+router = Router(tags=["audit"], **out.ROUTER_OPTIONS)
 
 
 @router.post(
     "/tournaments/{tid}/undo",
     auth=api_auth.DIRECTOR,
-    tags=["audit"],
     response=out.UndoOut,
     summary="Undo the last action",
 )
 def undo_post(request, tid: int):
-    need_director(request)
-    tournament_or_404(tid)
+    director_tournament(request, tid)
     return action_undo(tournament_id=tid, actor=request.user)
 
 
 @router.post(
     "/tournaments/{tid}/redo",
     auth=api_auth.DIRECTOR,
-    tags=["audit"],
     response=out.RedoOut,
     summary="Redo the last undone action",
 )
 def redo_post(request, tid: int):
-    need_director(request)
-    tournament_or_404(tid)
+    director_tournament(request, tid)
     return action_redo(tournament_id=tid, actor=request.user)
 
 
 @router.get(
     "/tournaments/{tid}/events",
     auth=api_auth.DIRECTOR,
-    tags=["audit"],
     response=out.EventsOut,
     summary="The event log, newest first",
 )
 def events_get(request, tid: int, kind: str | None = None, limit: int = 100):
-    need_director(request)
-    t = tournament_or_404(tid)
+    t = director_tournament(request, tid)
     qs = t.events.select_related("actor").order_by("-id")
     if kind:
         qs = qs.filter(kind=kind)

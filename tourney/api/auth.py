@@ -2,7 +2,7 @@
 
 A bearer token or the screens' session identifies the user; then the endpoint's role:
 director (everything), desk (registration, rebuy, add-on, reading), or any user. No
-credentials → 401; a user without the role → 403 (API.md)."""
+credentials → 401; a user without the role → 403 (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -10,15 +10,14 @@ from pydantic import StrictInt
 from tourney import selectors, services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import need_desk, need_director, tournament_or_404
+from tourney.api.common import desk_tournament, director_tournament, tournament_or_404
 
-router = Router(**out.ROUTER_OPTIONS)
+router = Router(tags=["clock"], **out.ROUTER_OPTIONS)
 
 
-@router.get("/tournaments/{tid}/clock", auth=api_auth.DESK, tags=["clock"], response=out.ClockOut)
+@router.get("/tournaments/{tid}/clock", auth=api_auth.DESK, response=out.ClockOut)
 def clock_get(request, tid: int):
-    need_desk(request)
-    return selectors.clock_payload(tournament_or_404(tid))
+    return selectors.clock_payload(desk_tournament(request, tid))
 
 
 class ClockIn(Schema):
@@ -28,12 +27,9 @@ class ClockIn(Schema):
     index: StrictInt | None = Field(default=None, ge=0, le=1000)
 
 
-@router.post(
-    "/tournaments/{tid}/clock", auth=api_auth.DIRECTOR, tags=["clock"], response=out.ClockOut
-)
+@router.post("/tournaments/{tid}/clock", auth=api_auth.DIRECTOR, response=out.ClockOut)
 def clock_post(request, tid: int, payload: ClockIn):
-    need_director(request)
-    tournament_or_404(tid)
+    director_tournament(request, tid)
     services.clock_action(
         tournament_id=tid,
         action=payload.action,

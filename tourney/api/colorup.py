@@ -8,7 +8,7 @@ from ninja import Field, Router, Schema, Status
 
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import int_key, need_desk, need_director, tournament_or_404
+from tourney.api.common import desk_tournament, int_key, need_director, tournament_or_404
 from tourney.selectors.colorup import colorup_pending, colorup_rack_plan
 from tourney.services import colorup
 
@@ -42,8 +42,7 @@ class ColorUpFinishIn(Schema):
     summary="The color-up under way (RULES 5)",
 )
 def colorup_get(request, tid: int):
-    need_desk(request)
-    return colorup_pending(tournament_or_404(tid))
+    return colorup_pending(desk_tournament(request, tid))
 
 
 @router.get(
@@ -53,8 +52,7 @@ def colorup_get(request, tid: int):
     summary="Chips each table needs",
 )
 def colorup_rack_plan_get(request, tid: int):
-    need_desk(request)
-    return colorup_rack_plan(tournament_or_404(tid))
+    return colorup_rack_plan(desk_tournament(request, tid))
 
 
 @router.post(

@@ -1,6 +1,7 @@
 """What every router of the API uses: the role checks inside an endpoint, the tournament
-lookup, JSON object keys read as numbers, the input limits, and the error body of API.md
-("Conventions") with its OpenAPI declaration. Imports nothing of the routers or the package."""
+lookup (after the role check), where an entry sits, JSON object keys read as numbers, the input
+limits, and the error body of docs/api.md ("Conventions") with its OpenAPI declaration. Imports
+nothing of the routers or the package."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 
+from tables import services as table_services
 from tourney.api.auth import MSG_FORBIDDEN
 from tourney.engine.errors import DomainError
-from tourney.models import Tournament
+from tourney.models import Entry, Tournament
 from tourney.roles import is_desk, is_director
 
 # Input limits (tourney/engine/icm.py bounds its inputs by the same figures).
@@ -20,7 +22,7 @@ MAX_MONEY = 10**13
 MSG_UNAUTHORIZED = "Log in or send a valid API token (Authorization: Bearer <token>)."
 
 
-# The error body of API.md ("Conventions"), declared for every operation in the OpenAPI
+# The error body of docs/api.md ("Conventions"), declared for every operation in the OpenAPI
 # document so that a client (and schemathesis) can check every error answer against it.
 ERROR_SCHEMA = {
     "type": "object",
@@ -47,7 +49,7 @@ ERROR_STATUSES = {
 
 
 def error_body(code: str, message: str, fields: dict | None = None) -> dict[str, Any]:
-    """The error answer of API.md: ``{"error": {"code", "message", "fields"}}``."""
+    """The error answer of docs/api.md: ``{"error": {"code", "message", "fields"}}``."""
     return {"error": {"code": code, "message": message, "fields": fields or {}}}
 
 
@@ -63,6 +65,30 @@ def need_desk(request) -> None:
 
 def tournament_or_404(tid: int) -> Tournament:
     return get_object_or_404(Tournament, pk=tid)
+
+
+def desk_tournament(request, tid: int) -> Tournament:
+    """The tournament of a desk operation: the role first (403), then the lookup (404), so a
+    caller without the role learns nothing of which tournaments exist."""
+    need_desk(request)
+    return tournament_or_404(tid)
+
+
+def director_tournament(request, tid: int) -> Tournament:
+    """The tournament of a director's operation: the role first (403), then the lookup (404)."""
+    need_director(request)
+    return tournament_or_404(tid)
+
+
+def seat_of(entry: Entry) -> dict[str, Any]:
+    """Where a new entry sits: table and seat (None while it waits for a seat) and whether it
+    waits for the button to pass (RULES 1.3)."""
+    seat = table_services.seats_of(entry.tournament, [entry.pk]).get(entry.pk)
+    return {
+        "table": seat[0] if seat else None,
+        "seat": seat[1] if seat else None,
+        "waits_for_button": entry.seat.waits_for_button if seat else False,
+    }
 
 
 def int_key(key: str, where: str, seen: dict | None = None, most: int | None = None) -> int:

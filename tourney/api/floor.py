@@ -14,7 +14,7 @@ from tourney.api.common import MAX_CHIPS, MAX_MONEY, int_key
 from tourney.engine import chip_race, icm, pots
 from tourney.engine.errors import DomainError
 
-router = Router(**out.ROUTER_OPTIONS)
+router = Router(tags=["floor"], **out.ROUTER_OPTIONS)
 
 MSG_SEED_AND_CARDS = "Give either the cards the dealer dealt or a seed, not both."
 
@@ -37,7 +37,6 @@ class SettleIn(Schema):
 @router.post(
     "/floor/settle",
     auth=api_auth.DESK,
-    tags=["floor"],
     response=out.SettleOut,
     summary="Pots and payouts of one hand (RULES 6)",
 )
@@ -93,7 +92,6 @@ class ChipRaceIn(Schema):
 @router.post(
     "/floor/chip-race",
     auth=api_auth.DESK,
-    tags=["floor"],
     response=out.ChipRaceOut,
     summary="Color-up with the odd-chip race (RULES 5)",
 )
@@ -142,7 +140,6 @@ class IcmIn(Schema):
 @router.post(
     "/floor/icm",
     auth=api_auth.DESK,
-    tags=["floor"],
     response=out.IcmOut,
     summary="ICM deal equities (RULES 8.3)",
 )

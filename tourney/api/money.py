@@ -8,11 +8,18 @@ from typing import Annotated, Any, Literal
 
 from ninja import Field, Router, Schema, Status
 
-from tables import services as table_services
 from tourney import services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import MAX_CHIPS, MAX_MONEY, need_desk, need_director, tournament_or_404
+from tourney.api.common import (
+    MAX_CHIPS,
+    MAX_MONEY,
+    desk_tournament,
+    need_desk,
+    need_director,
+    seat_of,
+    tournament_or_404,
+)
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
 from tourney.models import Entry
@@ -44,6 +51,11 @@ def entry_money(e: Entry) -> dict[str, Any]:
     }
 
 
+def _bought(e: Entry, tid: int) -> dict[str, Any]:
+    """A rebuy's or an add-on's answer: the entry's money and the prize pool after it."""
+    return {**entry_money(e), "prize_pool": money_reads.pool_of(tournament_or_404(tid))}
+
+
 # ---------------------------------------------------------------- rebuy, add-on, re-entry
 
 
@@ -56,7 +68,7 @@ def entry_money(e: Entry) -> dict[str, Any]:
 def rebuy_create(request, tid: int, eid: int):
     need_desk(request)
     e = money.entry_rebuy(tournament_id=tid, entry_id=eid, actor=request.user)
-    return {**entry_money(e), "prize_pool": money_reads.pool_of(tournament_or_404(tid))}
+    return _bought(e, tid)
 
 
 @router.post(
@@ -68,7 +80,7 @@ def rebuy_create(request, tid: int, eid: int):
 def addon_create(request, tid: int, eid: int):
     need_desk(request)
     e = money.entry_addon(tournament_id=tid, entry_id=eid, actor=request.user)
-    return {**entry_money(e), "prize_pool": money_reads.pool_of(tournament_or_404(tid))}
+    return _bought(e, tid)
 
 
 @router.post(
@@ -81,15 +93,12 @@ def reentry_create(request, tid: int, eid: int):
     need_desk(request)
     e = services.entry_reenter(tournament_id=tid, entry_id=eid, actor=request.user)
     e = Entry.objects.select_related("player").get(pk=e.pk)
-    seat = table_services.seats_of(e.tournament, [e.pk]).get(e.pk)
     return Status(
         201,
         {
             **entry_money(e),
             "reentry_of": eid,
-            "table": seat[0] if seat else None,
-            "seat": seat[1] if seat else None,
-            "waits_for_button": e.seat.waits_for_button if seat else False,
+            **seat_of(e),
             "prize_pool": money_reads.pool_of(e.tournament),
         },
     )
@@ -105,8 +114,7 @@ def reentry_create(request, tid: int, eid: int):
     summary="Prize pool, prizes and the bubble",
 )
 def money_get(request, tid: int):
-    need_desk(request)
-    return money_reads.money_summary(tournament_or_404(tid))
+    return money_reads.money_summary(desk_tournament(request, tid))
 
 
 class PayoutsIn(Schema):
@@ -170,8 +178,7 @@ def _parse_stacks(text: str) -> dict[int, int]:
 def deal_get(request, tid: int, stacks: str | None = None):
     """Without ``stacks``: the players still in and the unpaid prizes. With
     ``stacks=81:50000,90:30000`` (one per player still in): ICM and chip-chop amounts."""
-    need_desk(request)
-    t = tournament_or_404(tid)
+    t = desk_tournament(request, tid)
     return money_reads.deal_quote(t, None if stacks is None else _parse_stacks(stacks))
 
 

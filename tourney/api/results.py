@@ -8,14 +8,11 @@ from ninja import Router
 from tourney import selectors
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import need_desk, tournament_or_404
+from tourney.api.common import desk_tournament
 
-router = Router(**out.ROUTER_OPTIONS)
+router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 
 
-@router.get(
-    "/tournaments/{tid}/results", auth=api_auth.DESK, tags=["money"], response=out.ResultsOut
-)
+@router.get("/tournaments/{tid}/results", auth=api_auth.DESK, response=out.ResultsOut)
 def results_get(request, tid: int):
-    need_desk(request)
-    return selectors.results(tournament_or_404(tid))
+    return selectors.results(desk_tournament(request, tid))

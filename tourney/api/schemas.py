@@ -1,12 +1,12 @@
-"""The bodies the JSON API answers with (../shared/API.md), declared so that the OpenAPI
+"""The bodies the JSON API answers with (docs/api.md), declared so that the OpenAPI
 document at /api/v1/openapi.json describes every success answer exactly, and a client (or
 schemathesis in CI) can check each answer against it.
 
 Closed: a key that is not declared here is refused (``extra="forbid"``), so an answer that
 drifts from its declaration fails the API tests instead of passing unnoticed. The operations
-answer with ``exclude_unset`` (tourney/api.py): a key the code did not give stays absent, as
-API.md allows for ``hands`` and the quote's amounts. Such a key is declared with
-``may_be_absent()``: not required, never null.
+answer with ``exclude_unset`` (``ROUTER_OPTIONS`` below): a key the code did not give stays
+absent, as docs/api.md allows for ``hands`` and the quote's amounts. Such a key is declared
+with ``may_be_absent()``: not required, never null.
 
 Types are the ones the services give (``won`` is 0 or 1 and stays a number), so validation
 never converts a value.
@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-# Chips and money are integers (API.md, Conventions); seats and entries are ids.
+# Chips and money are integers (docs/api.md, Conventions); seats and entries are ids.
 ByNumber = dict[str, int]  # {"3": 150}: a JSON object keyed by a seat, entry or chip value
 
 

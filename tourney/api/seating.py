@@ -8,18 +8,15 @@ from tables import services as table_services
 from tourney import selectors, services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import MAX_CHIPS, need_desk, need_director, tournament_or_404
+from tourney.api.common import MAX_CHIPS, desk_tournament, director_tournament, need_director
 from tourney.engine.numbers import MAX_ID
 
-router = Router(**out.ROUTER_OPTIONS)
+router = Router(tags=["seating"], **out.ROUTER_OPTIONS)
 
 
-@router.get(
-    "/tournaments/{tid}/seating", auth=api_auth.DESK, tags=["seating"], response=out.SeatingOut
-)
+@router.get("/tournaments/{tid}/seating", auth=api_auth.DESK, response=out.SeatingOut)
 def seating_get(request, tid: int):
-    need_desk(request)
-    return selectors.seating(tournament_or_404(tid))
+    return selectors.seating(desk_tournament(request, tid))
 
 
 class ButtonIn(Schema):
@@ -29,7 +26,6 @@ class ButtonIn(Schema):
 @router.put(
     "/tournaments/{tid}/tables/{number}/button",
     auth=api_auth.DIRECTOR,
-    tags=["seating"],
     response=out.ButtonOut,
 )
 def button_set(request, tid: int, number: int, payload: ButtonIn):
@@ -52,12 +48,10 @@ class EliminationIn(Schema):
 @router.post(
     "/tournaments/{tid}/eliminations",
     auth=api_auth.DIRECTOR,
-    tags=["seating"],
     response=out.EliminationOut,
 )
 def elimination_create(request, tid: int, payload: EliminationIn):
-    need_director(request)
-    tournament_or_404(tid)
+    director_tournament(request, tid)
     result = services.elimination_record(
         tournament_id=tid,
         busts=[(b.id, b.starting_stack) for b in payload.entries],

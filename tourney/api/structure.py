@@ -10,34 +10,28 @@ from ninja import Field, Router, Schema
 from tourney import services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import need_desk, need_director, tournament_or_404
+from tourney.api.common import desk_tournament, director_tournament
 from tourney.engine import structure as structure_engine
-from tourney.engine.clock import item_to_dict
 from tourney.selectors import clock as clock_reads
 
-router = Router(**out.ROUTER_OPTIONS)
+router = Router(tags=["clock"], **out.ROUTER_OPTIONS)
 
 
-@router.get("/tournaments/{tid}/levels", auth=api_auth.DESK, tags=["clock"], response=out.LevelsOut)
+@router.get("/tournaments/{tid}/levels", auth=api_auth.DESK, response=out.LevelsOut)
 def levels_get(request, tid: int):
-    need_desk(request)
-    return {
-        "levels": [item_to_dict(i) for i in clock_reads.structure_items(tournament_or_404(tid))]
-    }
+    t = desk_tournament(request, tid)
+    return {"levels": structure_engine.items_to_data(clock_reads.structure_items(t))}
 
 
 class LevelsIn(Schema):
     levels: list[dict[str, Any]] = Field(min_length=1, max_length=500)
 
 
-@router.put(
-    "/tournaments/{tid}/levels", auth=api_auth.DIRECTOR, tags=["clock"], response=out.LevelsOut
-)
+@router.put("/tournaments/{tid}/levels", auth=api_auth.DIRECTOR, response=out.LevelsOut)
 def levels_put(request, tid: int, payload: LevelsIn):
-    need_director(request)
-    tournament_or_404(tid)
+    director_tournament(request, tid)
     items = services.structure_set(tournament_id=tid, levels=payload.levels, actor=request.user)
-    return {"levels": [item_to_dict(i) for i in items]}
+    return {"levels": structure_engine.items_to_data(items)}
 
 
 class GenerateIn(Schema):
@@ -60,7 +54,6 @@ class GenerateIn(Schema):
 @router.post(
     "/structures/generate",
     auth=api_auth.DIRECTOR,
-    tags=["clock"],
     response=out.LevelsOut,
     summary="A structure from presets or the generator (RULES 4.5, 5.1)",
 )

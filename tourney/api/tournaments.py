@@ -6,11 +6,10 @@ from typing import Any, Literal
 
 from ninja import Field, Router, Schema, Status
 
-from tables import services as table_services
 from tourney import services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import MAX_MONEY, need_desk, need_director, tournament_or_404
+from tourney.api.common import MAX_MONEY, desk_tournament, need_desk, need_director, seat_of
 from tourney.engine.numbers import MAX_ID
 from tourney.models import Tournament
 
@@ -85,8 +84,7 @@ def tournament_create(request, payload: TournamentIn):
     "/tournaments/{tid}", auth=api_auth.DESK, tags=["tournaments"], response=out.TournamentOut
 )
 def tournament_get(request, tid: int):
-    need_desk(request)
-    return tournament_dict(tournament_or_404(tid))
+    return tournament_dict(desk_tournament(request, tid))
 
 
 class EntryIn(Schema):
@@ -105,19 +103,13 @@ def entry_create(request, tid: int, payload: EntryIn):
     entry = services.entry_register(
         tournament_id=tid, name=payload.name, player_id=payload.player_id, actor=request.user
     )
-    seat = table_services.seats_of(entry.tournament, [entry.pk]).get(entry.pk)
-    waits = False
-    if seat:
-        waits = entry.seat.waits_for_button
     return Status(
         201,
         {
             "id": entry.pk,
             "number": entry.number,
             "name": entry.player.name,
-            "table": seat[0] if seat else None,
-            "seat": seat[1] if seat else None,
             "status": entry.status,
-            "waits_for_button": waits,
+            **seat_of(entry),
         },
     )
