@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tourney.engine.money_format import money_exact, money_whole
+from tourney.engine.money_format import money_exact, money_input, money_whole
 
 
 @pytest.mark.parametrize(
@@ -25,3 +27,18 @@ def test_formatters(amount, exact, whole):
 
 def test_money_exact_reads_nothing_as_zero():
     assert money_exact(None) == "0.00"
+
+
+@pytest.mark.parametrize(
+    ("amount", "typed"),
+    [(0, "0"), (5, "0.05"), (1250, "12.50"), (10000, "100"), (123456789, "1234567.89")],
+)
+def test_money_input_is_what_a_form_field_holds(amount, typed):
+    assert money_input(amount) == typed
+
+
+@given(st.integers(min_value=0, max_value=10**13))
+def test_money_input_writes_what_the_forms_wrote_before_it(amount):
+    # The float formula of the setup and settings forms, exact up to the 10^11 units they
+    # accept (setup.parse_money); money_input is integer arithmetic, exact for any amount.
+    assert money_input(amount) == f"{amount / 100:.2f}".removesuffix(".00")
