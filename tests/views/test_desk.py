@@ -19,6 +19,7 @@ from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.roles import DESK_GROUP
+from tourney.selectors import desk as desk_reads
 from tourney.services import desk, money
 from tourney.views import desk as desk_views
 
@@ -299,8 +300,9 @@ def test_nul_and_control_characters_never_reach_the_database(
     with pytest.raises(DomainError) as refused:
         desk.desk_register(tournament_id=tournament.pk, name="Bob\x00Stone", actor=director)
     assert (refused.value.code, refused.value.message) == ("bad_input", services.MSG_NAME_CONTROL)
-    assert [r["name"] for r in desk.player_search(tournament, "An\x00n L\x07ee")] == ["Ann Lee"]
-    assert desk.player_search(tournament, "\x00\x01") == []
+    found = desk_reads.player_search(tournament, "An\x00n L\x07ee")
+    assert [r["name"] for r in found] == ["Ann Lee"]
+    assert desk_reads.player_search(tournament, "\x00\x01") == []
     assert snapshot(tournament) == before
 
 
@@ -331,7 +333,7 @@ def test_search_lists_known_players_best_match_first(clerk_client, director, tou
     assert "Bob Stone" not in body and "last played Last week" in body
     assert "New player “ann”" in body
 
-    rows = desk.player_search(tournament, "ann lee")
+    rows = desk_reads.player_search(tournament, "ann lee")
     assert [r["name"] for r in rows] == ["Ann Lee"] and rows[0]["action"] == "register"
 
 
@@ -341,7 +343,7 @@ def test_search_says_who_is_in_play_or_may_re_enter(clerk_client, director, tour
     a = services.entry_register(tournament_id=tournament.pk, name="Ann Lee", actor=director)
     services.entry_register(tournament_id=tournament.pk, name="Ann Other", actor=director)
     bust(tournament, a, director)
-    rows = {r["name"]: r for r in desk.player_search(tournament, "ann")}
+    rows = {r["name"]: r for r in desk_reads.player_search(tournament, "ann")}
     assert rows["Ann Lee"]["action"] == "reenter" and rows["Ann Lee"]["reentries_left"] == 1
     assert rows["Ann Other"]["action"] == "in_play" and rows["Ann Other"]["entry"]["table"]
     body = clerk_client.get(url("tourney-desk-search", tournament), {"q": "ann"}, **HTMX)
@@ -616,7 +618,7 @@ def test_undo_gives_the_freed_seat_to_the_first_alternate_and_dee_waits_behind(
     assert response.status_code == 200
     cy.refresh_from_db()
     assert cy.status == Entry.Status.SEATED  # RULES 1.3: the seat Bob held is Cy's now
-    assert desk.desk_status(t)["seats_free"] == 0
+    assert desk_reads.desk_status(t)["seats_free"] == 0
     seated = Event.objects.get(tournament=t, kind="alternates_seated")
     assert seated.actor == desk_clerk and seated.payload["entries"] == [cy.pk]
     side = clerk_client.get(url("tourney-desk-side", t), **HTMX).content.decode()
@@ -631,7 +633,7 @@ def test_undo_gives_the_freed_seat_to_the_first_alternate_and_dee_waits_behind(
     assert action_undo(tournament_id=t.pk, actor=director)["kind"] == "alternates_seated"
     cy.refresh_from_db()
     assert cy.status == Entry.Status.ALTERNATE and not Seat.objects.filter(entry=cy).exists()
-    assert desk.desk_status(t)["seats_free"] == 1
+    assert desk_reads.desk_status(t)["seats_free"] == 1
     assert_table_players_true(t)  # the seat counters agree with the seats
 
 
@@ -833,7 +835,7 @@ def test_todays_totals_by_clerk(clerk_client, other_clerk, desk_clerk, director,
     bust(tournament, ann, director)
     register(clerk_client, tournament, player_id=ann.player_id)  # a re-entry
 
-    totals = desk.desk_totals(tournament)
+    totals = desk_reads.desk_totals(tournament)
     rows = {r["clerk"]: r for r in totals["rows"]}
     price = tournament.buy_in + tournament.fee  # 5,500
     assert rows["clerk"]["entries"] == 2 and rows["clerk"]["reentries"] == 1
@@ -862,7 +864,7 @@ def test_todays_totals_count_add_ons_and_their_money(
     for p in ("Ann Lee", "Bob Stone"):  # both take the add-on at the clerk's desk
         e = Entry.objects.get(player__name=p)
         assert clerk_client.post(url("tourney-desk-addon", tournament, e.pk)).status_code == 303
-    rows = {r["clerk"]: r for r in desk.desk_totals(tournament)["rows"]}
+    rows = {r["clerk"]: r for r in desk_reads.desk_totals(tournament)["rows"]}
     price = tournament.buy_in + tournament.fee
     assert (rows["clerk"]["entries"], rows["clerk"]["addons"]) == (1, 2)
     assert rows["clerk"]["money"] == price + 2 * 3000
@@ -889,7 +891,7 @@ def test_todays_totals_and_the_desk_count_rebuy_and_add_on_fees(clerk_client, di
     services.clock_action(tournament_id=tournament.pk, action="jump", index=1, actor=director)
     assert clerk_client.post(url("tourney-desk-addon", tournament, e.pk)).status_code == 303
 
-    row = desk.desk_totals(tournament)["total"]
+    row = desk_reads.desk_totals(tournament)["total"]
     assert (row["rebuys"], row["addons"]) == (1, 1)
     assert row["money"] == tournament.buy_in + tournament.fee + 4400 + 3300
     e.refresh_from_db()
@@ -908,7 +910,7 @@ def test_a_re_entry_today_of_yesterdays_entry_counts_as_a_re_entry(
     bust(tournament, old, director)
     assert register(clerk_client, tournament, player_id=old.player_id).status_code == 303
     assert register(clerk_client, tournament, name="Bob Stone").status_code == 303
-    total = desk.desk_totals(tournament)["total"]
+    total = desk_reads.desk_totals(tournament)["total"]
     assert (total["entries"], total["reentries"]) == (1, 1)
     assert total["money"] == 2 * (tournament.buy_in + tournament.fee)
 
@@ -926,16 +928,16 @@ def test_desk_status_counts_seats_and_entries_as_the_rows_do(clerk_client, direc
     for name in ("Ann Lee", "Bob Stone", "Cy Berg", "Dee Novak", "Eve Park", "Fay Wu"):
         assert register(clerk_client, t, name=name).status_code == 303
     t.refresh_from_db()
-    status = desk.desk_status(t)
+    status = desk_reads.desk_status(t)
     # 5 usable seats (one blocked), all taken; the sixth player waits
     assert (status["tables"], status["seats_free"]) == (2, 0)
     assert (status["entries"], status["in_play"], status["alternates"]) == (6, 5, 1)
     bust(t, Entry.objects.get(tournament=t, player__name="Ann Lee"), director)
-    status = desk.desk_status(t)
+    status = desk_reads.desk_status(t)
     assert (status["entries"], status["in_play"], status["alternates"]) == (6, 5, 0)
     assert status["seats_free"] == 0
     bust(t, Entry.objects.get(tournament=t, player__name="Bob Stone"), director)
-    status = desk.desk_status(t)
+    status = desk_reads.desk_status(t)
     assert (status["in_play"], status["seats_free"]) == (4, 1)
 
 

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from tourney import services
 from tourney.models import Tournament
-from tourney.services import desk, setup
+from tourney.selectors import desk as desk_reads
+from tourney.services import setup
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,7 @@ def test_desk_today_counts_in_the_card_rooms_zone(
     for i, when in enumerate(yesterday):
         _register(tournament, f"Yesterday {i}", director, when)
     with time_machine.travel(now, tick=False):
-        totals = desk.desk_totals(tournament)
+        totals = desk_reads.desk_totals(tournament)
         assert totals["day"] == local_day
         assert totals["total"]["entries"] == len(today)
         price = tournament.buy_in + tournament.fee

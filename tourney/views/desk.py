@@ -20,8 +20,10 @@ from django_htmx.http import trigger_client_event
 
 from tourney import services
 from tourney.engine.errors import DomainError
+from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Player, Tournament
 from tourney.roles import is_desk, is_director
+from tourney.selectors import desk as desk_reads
 from tourney.services import desk, money
 from tourney.views import public_url
 from tourney.views.formatting import qr_svg
@@ -43,7 +45,7 @@ def _tournament(request: HttpRequest, tournament_id: int) -> Tournament:
 def _card(request: HttpRequest, t: Tournament, entry: Entry | None) -> dict[str, Any] | None:
     if entry is None:
         return None
-    card = desk.seat_card(t, entry)
+    card = desk_reads.seat_card(t, entry)
     # The player's own view of the phone page: their seat and moves, found by their name.
     path = reverse("tourney-player", args=[t.display_token])
     card["player_url"] = public_url(request, f"{path}?{urlencode({'name': card['name']})}")
@@ -71,40 +73,40 @@ def _main_context(
     player_id: int | None = None,
     confirm_override: bool = False,
 ) -> dict[str, Any]:
-    undo = desk.undoable_entry(t, request.user)
+    undo = desk_reads.undoable_entry(t, request.user)
     who, reentry = query, False
     if confirm_override and player_id is not None:
         player = Player.objects.filter(pk=player_id).first()
         who = player.name if player else query
-        reentry = desk.is_reentry_of_known_player(t, player_id)
+        reentry = desk_reads.is_reentry_of_known_player(t, player_id)
     return {
         "tournament": t,
-        "status": desk.desk_status(t),
+        "status": desk_reads.desk_status(t),
         "card": _card(request, t, card_entry),
         "undo": undo,
-        "undo_expires_ms": int(undo.created_at.timestamp() * 1000) + desk.UNDO_SECONDS * 1000
+        "undo_expires_ms": int(undo.created_at.timestamp() * 1000) + desk_reads.UNDO_SECONDS * 1000
         if undo
         else None,
         "query": query,
-        "results": desk.player_search(t, query) if query.strip() else [],
+        "results": desk_reads.player_search(t, query) if query.strip() else [],
         "error": error,
         "player_id": player_id,
         "confirm_override": confirm_override,
         "confirm_who": who,
         "confirm_reentry": reentry,
         "director": is_director(request.user),
-        "undo_seconds": desk.UNDO_SECONDS,
+        "undo_seconds": desk_reads.UNDO_SECONDS,
     }
 
 
 def _side_context(t: Tournament) -> dict[str, Any]:
     return {
         "tournament": t,
-        "offers": desk.offers(t),
-        "recent": desk.recent_entries(t),
-        "alternates": desk.alternates(t),
-        "seated_alternates": desk.seated_from_alternates(t),
-        "totals": desk.desk_totals(t),
+        "offers": desk_reads.offers(t),
+        "recent": desk_reads.recent_entries(t),
+        "alternates": desk_reads.alternates(t),
+        "seated_alternates": desk_reads.seated_from_alternates(t),
+        "totals": desk_reads.desk_totals(t),
     }
 
 
@@ -186,8 +188,8 @@ def search(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "tournament": t,
         "query": query,
-        "results": desk.player_search(t, query),
-        "status": desk.desk_status(t),
+        "results": desk_reads.player_search(t, query),
+        "status": desk_reads.desk_status(t),
     }
     return render(request, "desk/index.html#results", context)
 
@@ -253,7 +255,7 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
             confirm_override=confirm,
         )
         return _answer(request, t, context, status=exc.status)
-    card = desk.seat_card(t, entry)
+    card = desk_reads.seat_card(t, entry)
     verb = "Re-entered" if kind == "reentered" else "Registered"
     messages.success(request, f"{verb} #{entry.number} {card['name']}: {_placed(card)}.")
     _say_opened(request, entry)
@@ -330,7 +332,7 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
         return _answer(request, t, context, status=exc.status)
     t.refresh_from_db()
     if action == "reenter":
-        card = desk.seat_card(t, entry)
+        card = desk_reads.seat_card(t, entry)
         messages.success(request, f"{label} #{entry.number} {card['name']}: {_placed(card)}.")
         _say_opened(request, entry)
         return _done(request, t, entry)
@@ -341,7 +343,7 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
         price = t.addon_price + t.addon_fee
     messages.success(
         request,
-        f"{label} for #{entry.number} {entry.player.name}: {desk.money_text(price)} taken, "
+        f"{label} for #{entry.number} {entry.player.name}: {money_exact(price)} taken, "
         f"{chips or t.starting_stack:,} chips.",
     )
     return _done(request, t, None)
