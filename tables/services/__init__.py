@@ -11,27 +11,12 @@ other directly, never through this one (no import cycle)."""
 
 from __future__ import annotations
 
-from tables.selectors import (
-    MSG_NO_TABLE,
-    SUMMARY_COLUMNS,
-    alternates_waiting,
-    blocked_sql,
-    seats_of,
-    settled_after,
-    summary_of,
-    summary_select,
-)
+from tables.selectors import MSG_NO_TABLE, alternates_waiting, blocked_sql, seats_of
 from tables.selectors import break_order as _break_order
 from tables.selectors import seating_settings as _settings
-from tables.services.balancing import nothing_to_rebalance, rebalance
 from tables.services.buttons import buttons_draw_at_start, table_set_button
-from tables.services.seating import (
-    move_manual,
-    seat_alternates,
-    seat_entry,
-    seating_draw_all,
-)
-from tables.services.seats import MSG_BAD_SEAT, tables_open, unseat
+from tables.services.seating import move_manual, seat_alternates, seating_draw_all
+from tables.services.seats import MSG_BAD_SEAT
 from tables.services.tables import (
     MSG_BAD_ORDER,
     MSG_SEAT_OCCUPIED,
@@ -48,27 +33,18 @@ __all__ = [
     "MSG_BAD_SEAT",
     "MSG_NO_TABLE",
     "MSG_SEAT_OCCUPIED",
-    "SUMMARY_COLUMNS",
     "_break_order",
     "_settings",
     "alternates_waiting",
     "blocked_sql",
     "buttons_draw_at_start",
     "move_manual",
-    "nothing_to_rebalance",
-    "rebalance",
     "seat_alternates",
-    "seat_entry",
     "seat_set_available",
     "seating_draw_all",
     "seats_of",
-    "settled_after",
-    "summary_of",
-    "summary_select",
     "table_break_order_set",
     "table_close",
     "table_open",
     "table_set_button",
-    "tables_open",
-    "unseat",
 ]

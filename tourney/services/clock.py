@@ -79,7 +79,7 @@ def clock_action(
         state = clock_engine.state(items, after, now)
         if action == "start":
             t.status = Tournament.Status.RUNNING
-            from tables.services import buttons_draw_at_start
+            from tables.services.buttons import buttons_draw_at_start
 
             buttons_draw_at_start(t, actor=actor)
         # A director's jump is its own announcement: transitions start from here.

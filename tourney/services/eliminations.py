@@ -76,7 +76,8 @@ def elimination_record(
 
     Steps: validate (``_busts_checked``, ``_busted_read``), order (``_busts_placed``), unseat
     (``_bust_rows``, ``_write_busts``), rebalance, place and pay (``_prizes_after``), record."""
-    from tables.services import nothing_to_rebalance, settled_after
+    from tables.selectors import settled_after
+    from tables.services.balancing import nothing_to_rebalance
 
     ids, stackless = _busts_checked(busts)
     call = {"service": "elimination_record", "kwargs": {"busts": [list(b) for b in busts]}}
@@ -164,7 +165,7 @@ def _busted_read(t: Tournament, ids: list[int]):
     """The busted entries, checked (each of this tournament and seated), with their seats,
     and the open tables in totals; refused when nobody would be left to win the hand."""
     from tables.models import Seat, Table
-    from tables.services import SUMMARY_COLUMNS, summary_of, summary_select
+    from tables.selectors import SUMMARY_COLUMNS, summary_of, summary_select
 
     # The entries with their seats and tables, and the open tables in totals, in one
     # read. Every seated entry sits at an open table, and each table's count is kept by
@@ -286,7 +287,9 @@ def _bust_rows(t: Tournament, busts, entries, where, by_entry, lag: int, now: da
 def _tables_after(t: Tournament, event: Event, waiting, summary, gone) -> tuple[dict, list]:
     """Rebalance after the busts (RULES 3): alternates seated first, then the breaks and
     balancing moves, if any table needs them."""
-    from tables.services import nothing_to_rebalance, rebalance, seat_alternates, settled_after
+    from tables.selectors import settled_after
+    from tables.services.balancing import nothing_to_rebalance, rebalance
+    from tables.services.seating import seat_alternates
 
     alternates = seat_alternates(t, event=event, waiting=waiting)
     if not alternates and settled_after(t, summary, gone):
@@ -402,7 +405,7 @@ def _write_busts(t: Tournament, event: Event, ids, bust_rows, *, counters=None) 
     each bust's hand), in one statement on PostgreSQL; ``counters``: the tournament's, with
     them (a sealed journal's). Plain SQL: every elimination."""
     from tables.models import Seat
-    from tables.services import unseat
+    from tables.services.seats import unseat
 
     unseat_sql = (
         f"DELETE FROM {Seat._meta.db_table} WHERE tournament_id = %s AND entry_id IN ({marks(ids)})"

@@ -118,7 +118,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     inside the caller's action on ``t``. ``entry.seat_move``: its seating (``seat_entry``'s
     move: "to" table and seat), None while it waits for the draw or a seat."""
     from tables.models import Seat
-    from tables.services import seat_entry
+    from tables.services.seating import seat_entry
 
     if not t.registration_open:  # a director's override: a deal needs registration closed
         from tourney.services.money import refuse_after_deal

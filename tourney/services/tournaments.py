@@ -76,7 +76,7 @@ def tournament_create(
     options: dict[str, Any] | None = None,
 ) -> Tournament:
     """Create a tournament with its chip set, structure and opened tables."""
-    from tables.services import tables_open
+    from tables.services.seats import tables_open
 
     name = (name or "").strip()
     if not name:
