@@ -11,10 +11,10 @@ other directly, never through this one (no import cycle)."""
 
 from __future__ import annotations
 
-from tables.selectors import MSG_NO_TABLE, alternates_waiting, blocked_sql, seats_of
+from tables.selectors import MSG_NO_TABLE, seats_of
 from tables.selectors import break_order as _break_order
 from tables.selectors import seating_settings as _settings
-from tables.services.buttons import buttons_draw_at_start, table_set_button
+from tables.services.buttons import table_set_button
 from tables.services.seating import move_manual, seat_alternates, seating_draw_all
 from tables.services.seats import MSG_BAD_SEAT
 from tables.services.tables import (
@@ -35,9 +35,6 @@ __all__ = [
     "MSG_SEAT_OCCUPIED",
     "_break_order",
     "_settings",
-    "alternates_waiting",
-    "blocked_sql",
-    "buttons_draw_at_start",
     "move_manual",
     "seat_alternates",
     "seat_set_available",
