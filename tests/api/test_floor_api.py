@@ -115,6 +115,46 @@ def test_settle_by_ranks_has_no_hands_and_splits_a_tie(desk_api):
     assert sum(data["payouts"].values()) == 105 + 300 + 300 + 40
 
 
+def test_settle_takes_antes_as_dead_money(desk_api):
+    """RULES 6.6: the big blind posts 200 ante + 200 blind and folds to a 300 shove; the ante
+    is not returned to them: seat 4 receives 800 (700 pot + 100 uncalled). Without ``ante``
+    the field is 0 (the request of before)."""
+    body = {
+        "button_seat": 1,
+        "players": [
+            {"seat": 2, "committed": 100, "folded": True},
+            {"seat": 3, "committed": 200, "ante": 200, "folded": True},
+            {"seat": 4, "committed": 300},
+        ],
+    }
+    r = desk_api.post(SETTLE, body)
+    assert r.status_code == 200, r.content
+    assert r.json() == {
+        "returned": {"4": 100},
+        "pots": [{"amount": 700, "eligible": [4], "winners": [4], "shares": {"4": 700}}],
+        "payouts": {"4": 800},
+    }
+    body["players"][1]["ante"] = -1
+    assert error_of(desk_api.post(SETTLE, body))["code"] == "bad_input"
+
+
+def test_settle_gives_no_player_two_odd_chips_in_one_hand(desk_api):
+    """RULES 6.5: the side pot's odd chip to seat 2, the main pot's to seat 3: 37 each."""
+    body = {
+        "button_seat": 1,
+        "players": [
+            {"seat": 2, "committed": 21, "rank": 1},
+            {"seat": 3, "committed": 21, "rank": 1},
+            {"seat": 4, "committed": 5, "folded": True},
+            {"seat": 5, "committed": 16, "folded": True},
+            {"seat": 6, "committed": 11, "rank": 2},
+        ],
+    }
+    r = desk_api.post(SETTLE, body)
+    assert r.status_code == 200, r.content
+    assert r.json()["payouts"] == {"2": 37, "3": 37}
+
+
 def two(a: dict, b: dict) -> dict:
     return {"players": [{"seat": 1, "committed": 10, **a}, {"seat": 2, "committed": 10, **b}]}
 

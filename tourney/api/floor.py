@@ -25,6 +25,9 @@ class SettlePlayer(Schema):
     folded: bool = False
     cards: str | None = Field(default=None, max_length=4)
     rank: int | None = Field(default=None, ge=1, le=100)
+    # RULES 6.6: chips posted as an ante (a classic ante, or the big blind's big-blind ante),
+    # dead money apart from ``committed``; omitted means 0.
+    ante: int = Field(default=0, ge=0, le=MAX_CHIPS)
 
 
 class SettleIn(Schema):
@@ -44,7 +47,12 @@ def floor_settle(request, payload: SettleIn):
     result = pots.settle(
         players=[
             pots.HandPlayer(
-                seat=p.seat, committed=p.committed, folded=p.folded, cards=p.cards, rank=p.rank
+                seat=p.seat,
+                committed=p.committed,
+                folded=p.folded,
+                cards=p.cards,
+                rank=p.rank,
+                ante=p.ante,
             )
             for p in payload.players
         ],
