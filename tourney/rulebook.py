@@ -25,6 +25,7 @@ SECTION_TITLE = re.compile(r"^(\d+)\.\s+(.*)$")  # "## 7. Eliminations and place
 # (a listed bare number is no rule: "RULES 8.3, 10 players").
 RULE_NUMBER = r"\d+(?:\.\d+)?"
 RULES_CITE = re.compile(rf"RULES {RULE_NUMBER}(?:(?:, | and )\d+\.\d+)*")
+BARE_REF = re.compile(r"(?<=\()\d+\.\d+(?=\))")  # "(3.5)" in the book: one of its own rules
 NUMBER_IN_CITE = re.compile(RULE_NUMBER)
 
 
@@ -69,31 +70,49 @@ def _link(href: str, content: str, css: str) -> list[Token]:
     return [opening, _text(content), Token("link_close", "a", -1)]
 
 
-def _cites_linked(children: list[Token]) -> list[Token]:
-    """Each "RULES 1.3" in the book's text becomes a link to that rule on the same page (not
-    inside a link already)."""
+def cite_pieces(text: str, known: frozenset[str] = frozenset()) -> list[tuple[int, int, list]]:
+    """Each cite in a text as (start, end, pieces), a piece (text, rule number or None): "RULES
+    4.5, 5.1" is ("RULES 4.5", "4.5"), (", ", None), ("5.1", "5.1"). With ``known`` (the book's
+    own rules), a bare "(3.5)" is a cite too."""
+    spans = []
+    for cite in RULES_CITE.finditer(text):
+        pieces: list[tuple[str, str | None]] = []
+        prev = 0
+        for i, number in enumerate(NUMBER_IN_CITE.finditer(cite.group(0))):
+            start = 0 if i == 0 else number.start()
+            if start > prev:
+                pieces.append((cite.group(0)[prev:start], None))
+            pieces.append((cite.group(0)[start : number.end()], number.group(0)))
+            prev = number.end()
+        spans.append((cite.start(), cite.end(), pieces))
+    for ref in BARE_REF.finditer(text):
+        if ref.group(0) in known:
+            spans.append((ref.start(), ref.end(), [(ref.group(0), ref.group(0))]))
+    return sorted(spans, key=lambda span: span[0])
+
+
+def _cites_linked(children: list[Token], known: frozenset[str]) -> list[Token]:
+    """Each "RULES 1.3" in the book's text, and each "(3.5)" naming one of its rules, becomes
+    a link to that rule on the same page (not inside a link already)."""
     out: list[Token] = []
     depth = 0
     for token in children:
         depth += token.type == "link_open"
         depth -= token.type == "link_close"
-        if token.type != "text" or depth or "RULES " not in token.content:
+        spans = cite_pieces(token.content, known) if token.type == "text" and not depth else []
+        if not spans:
             out.append(token)
             continue
         at = 0
-        for cite in RULES_CITE.finditer(token.content):
-            out.append(_text(token.content[at : cite.start()]))
-            numbers = list(NUMBER_IN_CITE.finditer(cite.group(0)))
-            first = numbers[0]
-            out += _link(
-                "#" + rule_anchor(first.group(0)), cite.group(0)[: first.end()], "rule-ref"
-            )
-            prev = first.end()
-            for number in numbers[1:]:
-                out.append(_text(cite.group(0)[prev : number.start()]))
-                out += _link("#" + rule_anchor(number.group(0)), number.group(0), "rule-ref")
-                prev = number.end()
-            at = cite.end()
+        for start, end, pieces in spans:
+            out.append(_text(token.content[at:start]))
+            for piece, number in pieces:
+                out += (
+                    _link("#" + rule_anchor(number), piece, "rule-ref")
+                    if number
+                    else [_text(piece)]
+                )
+            at = end
         out.append(_text(token.content[at:]))
     return out
 
@@ -133,11 +152,18 @@ def render(source: str) -> RuleBook:
     tokens = md.parse(source)
     sections: list[Section] = []
     rules: list[str] = []
+    known = frozenset(
+        f"{m.group(1)}.{m.group(2)}"
+        for i, token in enumerate(tokens)
+        if token.type == "inline" and i and tokens[i - 1].type == "paragraph_open"
+        for m in [RULE_LINE.match(token.content)]
+        if m
+    )
     for i, token in enumerate(tokens):
         if token.type != "inline" or i == 0:
             continue
         opening = tokens[i - 1]
-        token.children = _source_links_as_code(_cites_linked(token.children or []))
+        token.children = _source_links_as_code(_cites_linked(token.children or [], known))
         if opening.type == "heading_open" and opening.tag == "h2":
             match = SECTION_TITLE.match(token.content.strip())
             if match:

@@ -103,7 +103,8 @@ def test_the_book_renders_safely_and_shows_source_links_as_code():
     html = render(
         "## 3. Tables\n\n"
         "3.1 **Balance.** See [balancing](../tables/engine/balancing.py), "
-        "<script>alert(1)</script> [x](javascript:alert(1)) and RULES 7.1, 7.2.\n"
+        "<script>alert(1)</script> [x](javascript:alert(1)) and RULES 7.1, 7.2.\n\n"
+        "3.2 **Who moves.** As 3.1 says (3.1), not (9.9) nor (1.5 times).\n"
     ).html
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "javascript:" not in html.replace("[x](javascript:alert(1))", "")
@@ -113,6 +114,8 @@ def test_the_book_renders_safely_and_shows_source_links_as_code():
     assert '<a href="#rule-7-2" class="rule-ref">7.2</a>' in html
     assert '<p id="rule-3-1" class="rule"><a href="#rule-3-1" class="rule-num">3.1</a>' in html
     assert '<h2 id="section-3">3. Tables</h2>' in html
+    # a bare "(3.1)" names a rule of the book: a link; "(9.9)", no rule, stays text
+    assert 'As 3.1 says (<a href="#rule-3-1" class="rule-ref">3.1</a>), not (9.9) nor (1.5' in html
 
 
 def test_the_rendered_book_is_cached_until_the_file_changes(tmp_path):

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from tourney.rulebook import NUMBER_IN_CITE, RULES_CITE, rule_anchor
+from tourney.rulebook import NUMBER_IN_CITE, cite_pieces, rule_anchor
 
 register = template.Library()
 
@@ -39,15 +39,10 @@ def rule(context, *numbers: str) -> str:
 def rule_links(text, tournament=None, autoescape: bool = True) -> str:
     """``{{ message|rule_links:tournament }}``."""
     escaped = str(conditional_escape(text) if autoescape else text)
-
-    def linked(cite) -> str:
-        numbers = list(NUMBER_IN_CITE.finditer(cite.group(0)))
-        out, at = [], 0
-        for i, number in enumerate(numbers):
-            start = 0 if i == 0 else number.start()
-            out.append(cite.group(0)[at:start])
-            out.append(_ref(cite.group(0)[start : number.end()], number.group(0), tournament))
-            at = number.end()
-        return "".join(out)
-
-    return mark_safe(RULES_CITE.sub(linked, escaped))  # noqa: S308 - escaped above, then links
+    out, at = [], 0
+    for start, end, pieces in cite_pieces(escaped):
+        out.append(escaped[at:start])
+        out += [_ref(piece, number, tournament) if number else piece for piece, number in pieces]
+        at = end
+    out.append(escaped[at:])
+    return mark_safe("".join(out))  # noqa: S308 - escaped above, then links
