@@ -23,8 +23,9 @@ from tourney.engine.money_format import money_exact
 from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
 from tourney.selectors import clock as clock_reads
 from tourney.selectors import money as money_reads
+from tourney.selectors.colorup import colorup_rack_plan
 from tourney.services import colorup, money, setup
-from tourney.views.dashboard import panels, reads
+from tourney.views.dashboard import panels, reads, tables_panel
 
 pytestmark = pytest.mark.django_db
 
@@ -1615,7 +1616,7 @@ def test_colorup_page_shows_each_tables_rack_plan(td, seated_tournament, directo
     players_2 = Table.objects.get(tournament=t, number=2).players
     section = html[html.index('id="table-2"') :]
     assert f"25s: not raced yet · at most <b>{players_2} × 100</b> for the race" in section
-    plan = colorup.colorup_rack_plan(Tournament.objects.get(pk=t.pk))
+    plan = colorup_rack_plan(Tournament.objects.get(pk=t.pk))
     assert [line["needed"] for line in plan["tables"][0]["races"]] == [3]
 
 
@@ -1710,7 +1711,7 @@ def test_resume_previous_jump_and_minus_a_minute(td, seated_tournament):
 
 
 def _tile(t: Tournament, number: int) -> dict:
-    ctx = reads.tables_panel(Tournament.objects.get(pk=t.pk))
+    ctx = tables_panel.tables_panel(Tournament.objects.get(pk=t.pk))
     return next(tile for tile in ctx["tiles"] if tile["number"] == number)
 
 
@@ -1759,7 +1760,7 @@ def test_tiles_show_their_status_and_broken_tables(td, seated_tournament, direct
     assert status(1) == ""  # button set, not next to break, no closed seat
     assert status(2) == "no button · 1 seat closed"
     assert status(3) == "breaks next · no button"  # RULES 3.5: highest number first
-    assert reads.tables_panel(t)["break_order"] == [3, 2, 1]
+    assert tables_panel.tables_panel(t)["break_order"] == [3, 2, 1]
     td.post(url("tourney-dashboard-break-order", t), {"order": "1 3 2"}, **HX)
     html = td.get(url("tourney-dashboard-tables", t), **HX).content.decode()
     assert status(1) == "breaks next" and status(3) == "no button"

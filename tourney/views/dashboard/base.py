@@ -21,7 +21,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.roles import is_director
-from tourney.views.dashboard import reads
+from tourney.views.dashboard import reads, tables_panel
 
 CHANGED_EVENT = "tourney-changed"  # panels listen for it on <body>
 VERSION_HEADER = "X-Tourney-Version"
@@ -97,7 +97,7 @@ def panel_context(request: HttpRequest, t: Tournament, panel: str) -> dict[str, 
         expand = request.GET.get("table", "")
         # A table number is a few ASCII digits: anything longer is no table (and no overflow
         # in the database driver); a NUL never reaches a query (PostgreSQL refuses it).
-        ctx = reads.tables_panel(
+        ctx = tables_panel.tables_panel(
             t, q=clean_text(request.GET.get("q", "")), expand=table_number_or_none(expand)
         )
         if ctx["big"]:

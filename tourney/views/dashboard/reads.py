@@ -1,6 +1,6 @@
-"""Reads shaped for the dashboard's panels. No writes. Each panel costs a fixed number of
-queries whatever the field size (a test compares 20 and 10,000 entries): counts and
-aggregates in the database, seat rows only for the tables a tile shows in full."""
+"""Reads shaped for the dashboard's panels (the tables panel's in ``tables_panel``). No writes.
+Each panel costs a fixed number of queries whatever the field size (a test compares 20 and
+10,000 entries): counts and aggregates in the database."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from tables import services as table_services
-from tables.engine import balancing
 from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
@@ -30,9 +28,6 @@ from tourney.selectors.money import (
     window_passed,
 )
 
-BIG_FIELD_TABLES = 100  # from this many open tables on, tiles collapse to counts
-SEARCH_LIMIT = 30
-ALTERNATES_SHOWN = 12  # the tables panel names this many alternates, then counts the rest
 MOVES_SHOWN = 100
 LOG_SHOWN = 40
 # Every recorded move: a seat move is an alternate called to a seat (a new entry's first seat
@@ -133,138 +128,6 @@ def _item_label(it: clock_engine.Item, number: int | None) -> str:
         )
     ante = f" ({it.big_blind_ante})" if it.big_blind_ante else f" ante {it.ante}" if it.ante else ""
     return f"Level {number}: {it.small_blind}/{it.big_blind}{ante}"
-
-
-# ---------------------------------------------------------------- tables
-
-
-def tables_panel(t: Tournament, *, q: str = "", expand: int | None = None) -> dict[str, Any]:
-    rows = list(  # rows, not model instances: a 10,000-entry field has 1,100 tables
-        Table.objects.filter(tournament=t)
-        .order_by("number")
-        .values_list(
-            "pk",
-            "number",
-            "status",
-            "players",
-            "seats",
-            "unavailable_seats",
-            "break_rank",
-            "button_seat",
-            named=True,
-        )
-    )
-    open_rows = [r for r in rows if r.status == Table.Status.OPEN]
-    counts = {r.pk: r.players for r in open_rows}  # kept by the seat triggers
-    big = len(open_rows) >= BIG_FIELD_TABLES
-    q = (q or "").strip()[:60]
-    found: list[dict[str, Any]] = []
-    if q:
-        found = [
-            {"name": name, "table": tn, "seat": s, "entry": e}
-            for e, name, tn, s in Seat.objects.filter(
-                tournament=t, entry__player__name__icontains=q
-            )
-            .order_by("entry__player__name")
-            .values_list("entry_id", "entry__player__name", "table__number", "number")[
-                :SEARCH_LIMIT
-            ]
-        ]
-    full_numbers = {r.number for r in open_rows} if not big else set()
-    if big:
-        full_numbers = {f["table"] for f in found} | ({expand} if expand else set())
-    # Always one query, even when no tile is shown in full (0 is never a table number).
-    seat_rows = Seat.objects.filter(tournament=t, table__number__in=sorted(full_numbers) or [0])
-    by_table: dict[int, dict[int, dict[str, Any]]] = {}
-    for table_id, number, entry_id, name, waits in seat_rows.values_list(
-        "table_id", "number", "entry_id", "entry__player__name", "waits_for_button"
-    ):
-        by_table.setdefault(table_id, {})[number] = {
-            "entry": entry_id,
-            "name": name,
-            "waits": waits,
-        }
-    sizes = [counts.get(r.pk, 0) for r in open_rows]
-    most = max(sizes) if sizes else 0
-    # RULES 3.1/3.3: a table is short when balancing would bring it a player, i.e. it has
-    # more than the tolerance fewer than the biggest table (a 9/8 split is balanced).
-    tolerance = balancing.tolerance_for(len(open_rows), table_services._settings(t))
-    order = table_services._break_order(open_rows)  # RULES 3.5, as the services break them
-    breaks_next = {number: pos for pos, number in enumerate(order, start=1)}
-    hits = {(f["table"], f["seat"]) for f in found}
-    tiles = []
-    for r in open_rows:
-        n = counts.get(r.pk, 0)
-        closed = len(r.unavailable_seats or ())
-        capacity = r.seats - closed
-        tile = {
-            "number": r.number,
-            "players": n,
-            "seats_total": r.seats,
-            "capacity": capacity,
-            "button": r.button_seat,
-            "break_pos": breaks_next[r.number],
-            "full": n >= capacity,
-            "short": most - n > tolerance,
-            "expanded": r.number in full_numbers,
-            "seats": [],
-        }
-        if tile["expanded"]:
-            occupied = by_table.get(r.pk, {})
-            blocked = set(r.unavailable_seats or ())
-            tile["seats"] = [
-                {
-                    "seat": s,
-                    "button": s == r.button_seat,
-                    "blocked": s in blocked,
-                    "hit": (r.number, s) in hits,
-                    **occupied.get(s, {}),
-                }
-                for s in range(1, r.seats + 1)
-            ]
-        tile["status"] = _tile_status(tile, closed=closed, open_tables=len(open_rows))
-        tiles.append(tile)
-    # The alternates list, in the order seats go to them (issue 31, live event: shown nowhere).
-    waiting = Entry.objects.filter(tournament=t, status=Entry.Status.ALTERNATE)
-    alternates = [
-        {"name": name, "number": number}
-        for name, number in waiting.order_by("number").values_list("player__name", "number")[
-            :ALTERNATES_SHOWN
-        ]
-    ]
-    return {
-        "alternates": alternates,
-        "alternates_count": (
-            waiting.count() if len(alternates) == ALTERNATES_SHOWN else len(alternates)
-        ),
-        "tiles": tiles,
-        "focus": [tile for tile in tiles if big and tile["expanded"]],
-        "big": big,
-        "q": q,
-        "found": found,
-        "expand": expand,
-        "broken": [r.number for r in rows if r.status == Table.Status.BROKEN],
-        "open_count": len(open_rows),
-        "seated": sum(sizes),
-        "break_order": order,
-        "tolerance": tolerance,
-    }
-
-
-def _tile_status(tile: dict[str, Any], *, closed: int, open_tables: int) -> list[str]:
-    """A tile's status words, beyond full/short: the table to break next (RULES 3.5), no
-    button yet, closed seats, players waiting for the button to reach them."""
-    words = []
-    if tile["break_pos"] == 1 and open_tables > 1:
-        words.append("breaks next")
-    if not tile["button"] and tile["players"]:
-        words.append("no button")
-    if closed:
-        words.append(f"{closed} seat{'s' if closed > 1 else ''} closed")
-    waiting = sum(1 for s in tile["seats"] if s.get("waits"))
-    if waiting:
-        words.append(f"{waiting} waiting for the button")
-    return words
 
 
 # ---------------------------------------------------------------- eliminations and moves
