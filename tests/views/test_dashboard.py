@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import escape
+from django.utils.html import escape, strip_tags
 
 from tables import services as table_services
 from tables.models import Move, Seat, Table
@@ -1114,7 +1114,8 @@ def test_a_deal_a_player_has_not_agreed_to_is_refused_and_changes_nothing(
 
     assert r.status_code == 400
     html = r.content.decode()
-    assert "every player still in agrees (RULES 8.3)" in html and holdout.player.name in html
+    assert "every player still in agrees (RULES 8.3)" in shown(r) and holdout.player.name in html
+    assert '#rule-8-3">RULES 8.3</a>' in html  # the cite links to the rule (issue 22)
     # the numbers stay on screen with the ticks the director gave, ready to correct
     assert all(f'name="agree_{pk}" value="1"' in html for pk in ids)
     assert html.count(" checked>") == 2
@@ -1236,7 +1237,7 @@ def test_colorup_race_at_a_table(td, seated_tournament, director):
         **HX,
     )
     assert r.status_code == 400  # four 25s make a 100: at most 3 odd chips (RULES 5.2)
-    assert escape(colorup.MSG_BAD_ODD) in r.content.decode()
+    assert colorup.MSG_BAD_ODD in shown(r)  # its "RULES 5.2" is a link to the rule
     assert _events(seated_tournament, "chip_race") == 1
 
 
@@ -1404,6 +1405,13 @@ def escape_free(response) -> str:
     from html import unescape
 
     return unescape(response.content.decode())
+
+
+def shown(response) -> str:
+    """The page's text as the director reads it: no tags (a "RULES n.m" is a link), no escapes."""
+    from html import unescape
+
+    return unescape(strip_tags(response.content.decode()))
 
 
 def test_the_dashboard_undo_takes_back_a_finish_and_a_race(td, colorup_break):
