@@ -12,8 +12,6 @@ other directly, never through this one (no import cycle)."""
 from __future__ import annotations
 
 from tables.selectors import MSG_NO_TABLE, seats_of
-from tables.selectors import break_order as _break_order
-from tables.selectors import seating_settings as _settings
 from tables.services.buttons import table_set_button
 from tables.services.seating import move_manual, seat_alternates, seating_draw_all
 from tables.services.seats import MSG_BAD_SEAT
@@ -26,15 +24,11 @@ from tables.services.tables import (
     table_open,
 )
 
-# ``_break_order`` and ``_settings``: the tables panel (tourney.views.dashboard.reads) reads
-# them under these names until it imports ``tables.selectors`` (break_order, seating_settings).
 __all__ = [
     "MSG_BAD_ORDER",
     "MSG_BAD_SEAT",
     "MSG_NO_TABLE",
     "MSG_SEAT_OCCUPIED",
-    "_break_order",
-    "_settings",
     "move_manual",
     "seat_alternates",
     "seat_set_available",
