@@ -194,8 +194,12 @@ def tables_open(t: Tournament, *, count: int = 1) -> list[Table]:
     )
     if j := journal_current():
         j.note_created("table", [r.pk for r in rows])
-    open_now = Table.objects.filter(tournament=t, status=Table.Status.OPEN).count()
-    if open_now > t.started_tables:
-        t.started_tables = open_now
-        Tournament.objects.filter(pk=t.pk).update(started_tables=open_now)
+    # RULES 3.7: "started with six or more tables" counts the tables open when play began.
+    # Before the start the count follows the tables opened; a table opened later (for late
+    # entries) is not one the event started with. The clock's start sets the final count.
+    if t.status == Tournament.Status.SETUP:
+        open_now = Table.objects.filter(tournament=t, status=Table.Status.OPEN).count()
+        if open_now > t.started_tables:
+            t.started_tables = open_now
+            Tournament.objects.filter(pk=t.pk).update(started_tables=open_now)
     return rows

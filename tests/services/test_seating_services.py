@@ -597,3 +597,29 @@ def test_a_new_entry_with_tables_allowed_opens_them_for_the_alternates_first(dir
     assert _status(c, late) == ["seated", "seated"]
     assert Seat.objects.get(entry=c).table.number == 2  # the alternate's table, opened first
     assert sizes(t) == {1: 2, 2: 2}
+
+
+def test_the_event_started_with_the_tables_open_when_play_began(director):
+    """RULES 3.7: the redraw at three tables is for events that *started* with six or more. An
+    event that started on five tables and opened a sixth for late entries started with five;
+    tables opened or closed before the start count as they stand at the start."""
+    t = make(director, tables=5, seats=2)
+    register(t, 10, director)
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    t.refresh_from_db()
+    assert t.started_tables == 5
+    register(t, 1, director, prefix="late")  # every seat is taken: a sixth table opens
+    assert Table.objects.filter(tournament=t, status="open").count() == 6
+    t.refresh_from_db()
+    assert t.started_tables == 5
+    assert table_reads.seating_settings(t).started_tables == 5
+
+    six = make(director, tables=5, seats=9)
+    register(six, 40, director)  # five tables of nine are needed
+    ts.table_open(tournament_id=six.pk, count=1, actor=director)  # before the start: counts
+    six.refresh_from_db()
+    assert six.started_tables == 6
+    ts.table_close(tournament_id=six.pk, table_number=6, actor=director)
+    services.clock_action(tournament_id=six.pk, action="start", actor=director)
+    six.refresh_from_db()
+    assert six.started_tables == 5  # the table closed before play: it started with five

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from tables.models import Table
 from tourney.core import schedule
 from tourney.core.events import record_event
 from tourney.core.locking import tournament_action
@@ -78,6 +79,11 @@ def clock_action(
         _store_anchor(t, after)
         state = clock_engine.state(items, after, now)
         if action == "start":
+            if t.status == Tournament.Status.SETUP:
+                # RULES 3.7: the event "started with" the tables open now.
+                t.started_tables = Table.objects.filter(
+                    tournament=t, status=Table.Status.OPEN
+                ).count()
             t.status = Tournament.Status.RUNNING
             from tables.services.buttons import buttons_draw_at_start
 
