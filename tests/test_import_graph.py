@@ -13,22 +13,18 @@ appears that is not listed, or grows, and also when a listed one has gone or shr
 cycle is never added to the list: break it.
 
 import-linter (``[tool.importlinter]`` in pyproject.toml, run by ``make lint`` and ``.ci/run``)
-holds the contracts that are true today: the engines import neither Django nor the rest of the
-project; the screens (``tourney.views``) and the API never import each other; nothing outside
-``tourney.views`` imports the screens; selectors > core > models > engine as layers; the core
-and the reads never import the writes, the tasks, the API or the screens; the writes never
-import the tasks, the API or the screens (they queue the clock tick through
-``tourney.core.schedule``). The rest of the target of issue 21, written down here rather than
-as a disabled contract, since it cannot hold until the moves land; each line becomes a
-contract when it holds:
+holds the layering: the engines import neither Django nor the rest of the project; the screens
+(``tourney.views``) and the API never import each other; nothing outside ``tourney.views``
+imports the screens; the core and the reads never import the writes, the tasks, the API or the
+screens; the writes never import the tasks, the API or the screens (they queue the clock tick
+through ``tourney.core.schedule``); and the layers, each importing only the ones below it:
 
-    layers (top to bottom), each importing only the ones below it:
         tourney.api | tourney.views | tourney.tasks     (independent of each other)
-        tourney.services, tables.services               (today also money, colorup, desk, …)
-        tourney.selectors, tables.selectors
+        tourney.services : tables.services
+        tourney.selectors : tables.selectors
         tourney.core
-        tourney.models, tables.models
-        tourney.engine, tables.engine                    (no Django, nothing of the project)
+        tourney.models : tables.models
+        tourney.engine : tables.engine                   (no Django, nothing of the project)
 """
 
 from __future__ import annotations

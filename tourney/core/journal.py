@@ -162,7 +162,7 @@ class Journal:
 
     def note_table_rows(self, rows) -> None:
         """Before images of tables the caller has read: ``Table`` rows, or the open tables'
-        ``tables.services.TableRow`` tuples."""
+        ``tables.selectors.TableRow`` tuples."""
         for r in rows:
             image = {f: getattr(r, f, "open") for f in TABLE_FIELDS}
             image["unavailable_seats"] = list(image["unavailable_seats"] or [])
