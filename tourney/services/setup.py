@@ -440,6 +440,37 @@ def copy_name(name: str) -> str:
     return name[: NAME_MAX - len(COPY_SUFFIX)] + COPY_SUFFIX
 
 
+def rules_initial(t: Tournament, items: Sequence[clock_engine.Item]) -> dict[str, Any]:
+    """The form fields a tournament's money and rules fill in, shared by the setup form copied
+    from a past tournament and the settings form of this one."""
+    return {
+        "buy_in": money_input(t.buy_in),
+        "fee": money_input(t.fee),
+        "guarantee": money_input(t.guarantee),
+        "added_money": money_input(t.added_money),
+        "rounding": money_input(t.rounding_unit),
+        "late_reg_level": item_number_of(items, LEVEL, t.late_reg_until),
+        "reentries": t.reentries_allowed,
+        "rebuy_level": item_number_of(items, LEVEL, t.rebuy_until),
+        "rebuy_price": money_input(t.rebuy_price) if t.rebuy_price else "",
+        "rebuy_fee": money_input(t.rebuy_fee) if t.rebuy_fee else "",
+        "rebuy_chips": t.rebuy_chips or None,
+        "addon_break": item_number_of(items, BREAK, t.addon_at),
+        "addon_price": money_input(t.addon_price) if t.addon_price else "",
+        "addon_fee": money_input(t.addon_fee) if t.addon_fee else "",
+        "addon_chips": t.addon_chips or None,
+        "balance_tolerance": t.balance_tolerance,
+        "redraw_at_three": t.redraw_at_three,
+        "redraw_at_two": t.redraw_at_two,
+        "redraw_at_one": t.redraw_at_one,
+        "race_threshold": t.race_threshold,
+        "auto_open_tables": t.auto_open_tables,
+        "draw_at_registration": t.draw_at_registration,
+        "public_names": t.public_names,
+        "time_zone": t.time_zone or settings.TIME_ZONE,
+    }
+
+
 def copy_initial(src: Tournament) -> dict[str, Any]:
     """The setup form filled in from a past tournament (to edit before creating)."""
     items = clock_reads.structure_items(src)
@@ -450,34 +481,11 @@ def copy_initial(src: Tournament) -> dict[str, Any]:
         "seats_per_table": src.seats_per_table,
         "tables": _tables_at_creation(src),
         "starting_stack": src.starting_stack,
-        "buy_in": money_input(src.buy_in),
-        "fee": money_input(src.fee),
-        "guarantee": money_input(src.guarantee),
-        "added_money": money_input(src.added_money),
-        "rounding": money_input(src.rounding_unit),
         "chips": ", ".join(f"{c.value} {c.color}".strip() for c in chips),
         "structure": "custom",
         "levels_text": levels_text(items),
-        "late_reg_level": item_number_of(items, LEVEL, src.late_reg_until),
-        "reentries": src.reentries_allowed,
-        "rebuy_level": item_number_of(items, LEVEL, src.rebuy_until),
-        "rebuy_price": money_input(src.rebuy_price) if src.rebuy_price else "",
-        "rebuy_fee": money_input(src.rebuy_fee) if src.rebuy_fee else "",
-        "rebuy_chips": src.rebuy_chips or None,
-        "addon_break": item_number_of(items, BREAK, src.addon_at),
-        "addon_price": money_input(src.addon_price) if src.addon_price else "",
-        "addon_fee": money_input(src.addon_fee) if src.addon_fee else "",
-        "addon_chips": src.addon_chips or None,
         "payouts": " ".join(f"{p / 100:g}" for p in bp) if bp else "",
-        "balance_tolerance": src.balance_tolerance,
-        "redraw_at_three": src.redraw_at_three,
-        "redraw_at_two": src.redraw_at_two,
-        "redraw_at_one": src.redraw_at_one,
-        "race_threshold": src.race_threshold,
-        "auto_open_tables": src.auto_open_tables,
-        "draw_at_registration": src.draw_at_registration,
-        "public_names": src.public_names,
-        "time_zone": src.time_zone or settings.TIME_ZONE,
+        **rules_initial(src, items),
     }
 
 

@@ -29,18 +29,19 @@ from __future__ import annotations
 import zoneinfo
 from typing import Any
 
+from django.conf import settings as django_settings
+
 from tables.models import Seat, Table
 from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
 from tourney.engine.clock import BREAK, LEVEL
 from tourney.engine.errors import DomainError
-from tourney.engine.money_format import money_input
-from tourney.engine.structure import item_index_of, item_number_of
+from tourney.engine.structure import item_index_of
 from tourney.models import Entry, Tournament
 from tourney.selectors.clock import clock_index, structure_items
 from tourney.selectors.money import window_passed
-from tourney.services import money
+from tourney.services import money, setup
 
 MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
 MSG_UNKNOWN_SETTING = "{field} is not a setting that can be edited."
@@ -427,47 +428,19 @@ SettingsForm = _settings_form_class()
 
 def settings_initial(t: Tournament) -> dict[str, Any]:
     """The settings form filled in from the tournament as it is now."""
-    from django.conf import settings as django_settings
-
-    items = structure_items(t)
     table = t.payout_percentages
     return {
         "name": t.name,
         "seats_per_table": t.seats_per_table,
         "starting_stack": t.starting_stack,
-        "buy_in": money_input(t.buy_in),
-        "fee": money_input(t.fee),
-        "guarantee": money_input(t.guarantee),
-        "added_money": money_input(t.added_money),
-        "rounding": money_input(t.rounding_unit),
         "payouts": " ".join(f"{p / 100:g}" for p in table) if table else "",
-        "late_reg_level": item_number_of(items, LEVEL, t.late_reg_until),
-        "reentries": t.reentries_allowed,
-        "rebuy_level": item_number_of(items, LEVEL, t.rebuy_until),
-        "rebuy_price": money_input(t.rebuy_price) if t.rebuy_price else "",
-        "rebuy_fee": money_input(t.rebuy_fee) if t.rebuy_fee else "",
-        "rebuy_chips": t.rebuy_chips or None,
-        "addon_break": item_number_of(items, BREAK, t.addon_at),
-        "addon_price": money_input(t.addon_price) if t.addon_price else "",
-        "addon_fee": money_input(t.addon_fee) if t.addon_fee else "",
-        "addon_chips": t.addon_chips or None,
-        "balance_tolerance": t.balance_tolerance,
-        "race_threshold": t.race_threshold,
-        "public_names": t.public_names,
-        "time_zone": t.time_zone or django_settings.TIME_ZONE,
-        "redraw_at_three": t.redraw_at_three,
-        "redraw_at_two": t.redraw_at_two,
-        "redraw_at_one": t.redraw_at_one,
-        "auto_open_tables": t.auto_open_tables,
-        "draw_at_registration": t.draw_at_registration,
+        **setup.rules_initial(t, structure_items(t)),
     }
 
 
 def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
     """The cleaned settings form → ``tournament_settings_update``'s ``changes``: only what
     differs from the tournament now. Raises DomainError naming the form's field."""
-    from tourney.services import setup
-
     items = structure_items(t)
     wanted: dict[str, Any] = {
         "name": data["name"].strip(),
@@ -492,8 +465,6 @@ def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
         wanted[field] = bool(data.get(field))
     changes = {f: v for f, v in wanted.items() if getattr(t, f) != v}
     if "time_zone" in changes and not t.time_zone:
-        from django.conf import settings as django_settings
-
         if wanted["time_zone"] == django_settings.TIME_ZONE:
             del changes["time_zone"]  # the server's zone, shown as the default: no change
     rounding = setup.parse_money(data.get("rounding"), "rounding") or 100
