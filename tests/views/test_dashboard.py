@@ -1836,3 +1836,53 @@ def test_floor_race_with_the_dealers_cards(td, seated_tournament):
     )
     r = td.post(target, dict(data, r_cards_2="As"), **HX)  # two odd chips, one card
     assert r.status_code == 400
+
+
+def test_floor_settle_takes_the_big_blind_ante_as_dead_money(td, seated_tournament):
+    """RULES 6.6 in the side-pot tool: the big blind (seat 3) put in 700, 200 of it the
+    big-blind ante; seat 4 put in 500 and wins; the small blind folded 100: 1,300 to seat 4,
+    nothing returned (as a bet the ante came back as uncalled)."""
+    data = {
+        "s_button": "1",
+        "s_bb": "3",
+        "s_bba": "200",
+        "s_seat_1": "2",
+        "s_committed_1": "100",
+        "s_folded_1": "on",
+        "s_seat_2": "3",
+        "s_committed_2": "700",
+        "s_rank_2": "2",
+        "s_seat_3": "4",
+        "s_committed_3": "500",
+        "s_rank_3": "1",
+    }
+    r = td.post(url("tourney-dashboard-floor-tool", seated_tournament, "settle"), data, **HX)
+    html = r.content.decode()
+    assert r.status_code == 200, html
+    assert "Main pot <b>1,300</b>" in html and "Returned" not in html
+    assert "seat 4: 1,300" in html
+    assert "Antes (dead money, in the first pot): <b>200</b>" in html
+
+
+def test_floor_settle_a_short_player_covers_the_ante_first(td, seated_tournament):
+    """RULES 6.6: classic antes of 25; seat 3 put in only 20 (all in on part of the ante):
+    all of it is ante, the antes (95) are a pot of its own that seat 3 wins."""
+    data = {"s_button": "1"}
+    for n, (seat, chips, rank) in enumerate(((2, 125, 3), (3, 20, 1), (4, 125, 2)), start=1):
+        data |= {f"s_seat_{n}": str(seat), f"s_committed_{n}": str(chips)}
+        data |= {f"s_ante_{n}": "25", f"s_rank_{n}": str(rank)}
+    r = td.post(url("tourney-dashboard-floor-tool", seated_tournament, "settle"), data, **HX)
+    html = r.content.decode()
+    assert r.status_code == 200, html
+    assert "Main pot <b>70</b>" in html  # 25 + 20 + 25
+    assert "Side pot 1 <b>200</b>" in html  # seats 2 and 4: 100 each beyond the ante
+    assert "seat 3: 70" in html and "seat 4: 200" in html
+
+
+def test_the_floor_tool_prefills_the_antes_of_the_level_being_played(td, seated_tournament):
+    t = seated_tournament
+    Level.objects.filter(tournament=t).update(ante=0, big_blind_ante=0)
+    Level.objects.filter(tournament=t, index=0).update(ante=25, big_blind_ante=200)
+    html = td.get(url("tourney-dashboard-floor", t)).content.decode()
+    assert 'name="s_ante_1" value="25"' in html and 'name="s_ante_9" value="25"' in html
+    assert 'name="s_bba" size="6" value="200"' in html

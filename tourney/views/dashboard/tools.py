@@ -42,6 +42,12 @@ def _numbers(data, name: str, label: str) -> list[int]:
 
 
 def _floor_settle(data) -> dict[str, Any]:
+    """The side-pot tool: per row the seat, every chip the player put in this hand (the ante
+    included), the ante among them, folded, cards or rank. RULES 6.6: the ante is dead money;
+    a player who put in less than the ante posted it all as the ante (the ante first). The
+    big-blind ante is added to the ante of the row of the big blind's seat."""
+    bb_seat = int_field(data, "s_bb", "Big blind seat", required=False)
+    bb_ante = int_field(data, "s_bba", "Big-blind ante", required=False) or 0
     players = []
     for n in range(1, TOOL_ROWS + 1):
         seat = int_field(data, f"s_seat_{n}", f"Row {n} seat", required=False)
@@ -49,13 +55,22 @@ def _floor_settle(data) -> dict[str, Any]:
             continue
         cards = (data.get(f"s_cards_{n}") or "").replace(" ", "") or None
         rank = int_field(data, f"s_rank_{n}", f"Row {n} rank", required=False)
+        chips_in = int_field(data, f"s_committed_{n}", f"Row {n} chips put in") or 0
+        ante = int_field(data, f"s_ante_{n}", f"Row {n} ante", required=False) or 0
+        if seat == bb_seat:
+            ante += bb_ante
+        if chips_in < 0 or ante < 0:
+            msg = f"Row {n}: chips and antes are zero or more."
+            raise DomainError("bad_input", msg, fields={f"s_committed_{n}": msg})
+        posted_ante, _ = pots.forced_bets(chips_in, ante)
         players.append(
             pots.HandPlayer(
                 seat=seat,
-                committed=int_field(data, f"s_committed_{n}", f"Row {n} chips put in") or 0,
+                committed=chips_in - posted_ante,
                 folded=bool(data.get(f"s_folded_{n}")),
                 cards=cards,
                 rank=rank,
+                ante=posted_ante,
             )
         )
     result = pots.settle(
@@ -64,7 +79,19 @@ def _floor_settle(data) -> dict[str, Any]:
         chip_unit=int_field(data, "s_unit", "Chip unit", required=False) or 1,
         board=(data.get("s_board") or "").replace(" ", "") or None,
     )
-    return {"settle": result}
+    return {"settle": result, "settle_antes": sum(p.ante for p in players)}
+
+
+def _level_now(t: Tournament):
+    """The level being played (during a break: the next one), or None before any level."""
+    items = clock_reads.structure_items(t)
+    if not items:
+        return None
+    index = clock_reads.clock_index(t) if t.status != Tournament.Status.SETUP else 0
+    for item in items[index:]:
+        if item.kind == "level":
+            return item
+    return None
 
 
 def _floor_race(data) -> dict[str, Any]:
@@ -130,10 +157,17 @@ def floor(request: HttpRequest, t: Tournament, tool: str | None = None):
         "tool": tool,
     }
     data = request.POST
+    # RULES 6.6: the antes of the level being played, pre-filled (a classic ante in every row;
+    # the big-blind ante beside the big blind's seat).
+    level = _level_now(t)
+    ctx["level_ante"] = level.ante if level else 0
+    ctx["level_bb_ante"] = level.big_blind_ante if level else 0
+    posted = request.method == "POST"
     ctx["s_rows"] = [
         {
             "n": n,
             **{k: data.get(f"s_{k}_{n}", "") for k in ("seat", "committed", "cards", "rank")},
+            "ante": data.get(f"s_ante_{n}", "") if posted else (ctx["level_ante"] or ""),
             "folded": bool(data.get(f"s_folded_{n}")),
         }
         for n in range(1, TOOL_ROWS + 1)
