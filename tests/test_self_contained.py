@@ -56,6 +56,9 @@ OUTSIDE = re.compile(
     r"|(?<![\w.])/Users/[A-Za-z_]"
     r"|(?<![\w.:/])/root/"
     r"|(?<![\w.])~/[A-Za-z_.]"
+    # The documents the project was founded on, by name: the project's own are docs/rules.md
+    # and docs/api.md (a reader of a clone has no other RULES.md or API.md).
+    r"|(?<![\w/.])(?:API|RULES|STYLE|TOURNAMENT_DAY)\.md\b"
 )
 # A relative path that climbs: it must stay inside the clone. Markdown links resolve from the
 # file's folder; paths in code and configuration from the repository root (where they run).
@@ -123,6 +126,7 @@ def test_the_outside_path_check_finds_what_it_should(tmp_path):
         "c.txt": "cache in /home/alice/tourney",
         "docs/d.md": "[the engine](../../elsewhere/x.py)",
         "e.toml": 'path = "../sibling/tool.py"',
+        "h.py": "# the error shape of API.md (RULES.md 6.2)",
     }
     good = {
         "docs/f.md": "[the engine](../tables/engine/x.py) and `docs/rules.md`",

@@ -1,6 +1,6 @@
 """Structure errors in the words of the levels box (issue 31, item 5).
 
-The engine names a problem by its API path (``levels[1].small_blind``, API.md) and says what
+The engine names a problem by its API path (``levels[1].small_blind``, docs/api.md) and says what
 the rule is. A director typing lines in the setup form or the structure editor needs to know
 which line, which level, what is wrong and how to fix it: "Level 2 (line 3): the small blind
 must be a whole number above zero, e.g. 100." The API keeps the engine's keys and words."""
@@ -14,7 +14,7 @@ from tourney import services
 from tourney.engine import structure as structure_engine
 from tourney.services import setup
 
-# What to write, per field of an item (the engine's fields, API.md).
+# What to write, per field of an item (the engine's fields, docs/api.md).
 FIELD_FIX = {
     "small_blind": (
         "the small blind must be a whole number above zero (15 digits at most), e.g. 100"

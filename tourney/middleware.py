@@ -19,7 +19,7 @@ API_PREFIX = "/api/"
 NUL = "\x00"
 MSG_NUL = "Text may not contain NUL characters."
 
-# The codes an HTTP status gets when nothing more precise is known (API.md: 400 bad input,
+# The codes an HTTP status gets when nothing more precise is known (docs/api.md: 400 bad input,
 # 401 no or bad credentials, 403, 404, 409 the state forbids it).
 STATUS_CODES = {
     400: "bad_input",
@@ -60,7 +60,7 @@ def _is_api(request) -> bool:
 
 
 class ApiErrorShapeMiddleware:
-    """Under /api/, a 4xx/5xx answer that is not JSON is rewritten into the API.md shape."""
+    """Under /api/, a 4xx/5xx answer that is not JSON is rewritten into the docs/api.md shape."""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -59,7 +59,7 @@ class Tournament(models.Model):
     addon_chips = models.PositiveIntegerField(default=0)
     registration_open = models.BooleanField(default=True)
     rebuys_open = models.BooleanField(default=True)
-    # Rule settings (RULES 3.1, 3.7, 5.6) with the defaults of RULES.md; house options off.
+    # Rule settings (RULES 3.1, 3.7, 5.6) with the defaults of docs/rules.md; house options off.
     balance_tolerance = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Empty: RULES 3.1 (2 above six tables, else 1)"
     )

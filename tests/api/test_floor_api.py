@@ -1,4 +1,4 @@
-"""Issue 5: the three stateless floor endpoints of API.md (RULES 5, 6, 8.3): the contract's
+"""Issue 5: the three stateless floor endpoints of docs/api.md (RULES 5, 6, 8.3): the contract's
 own examples verbatim, a replay by seed, settle by ranks, and the 400s of bad input."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ SETTLE = "/api/v1/floor/settle"
 RACE = "/api/v1/floor/chip-race"
 ICM = "/api/v1/floor/icm"
 
-# API.md, POST /api/v1/floor/settle: the request and the response, as written there.
+# docs/api.md, POST /api/v1/floor/settle: the request and the response, as written there.
 SETTLE_EXAMPLE = """
 {"button_seat": 3, "chip_unit": 1, "board": "AdKd3c9s4h",
  "players": [
@@ -30,7 +30,7 @@ SETTLE_ANSWER = """
  "payouts": {"1": 30, "2": 80, "3": 150},
  "hands": {"1": {"category": "three_of_a_kind", "best_five": ["As", "Ah", "Ad", "Kd", "9s"]}}}
 """
-# API.md, POST /api/v1/floor/chip-race: the request (seed form), the dealer's-cards form and
+# docs/api.md, POST /api/v1/floor/chip-race: the request (seed form), the dealer's-cards form and
 # the response, as written there.
 RACE_EXAMPLE = """
 {"denominations": [25, 100, 500], "remove": 25, "threshold": "half_or_more",
@@ -46,7 +46,7 @@ RACE_ANSWER = """
              {"seat": 4, "odd_chips": 3, "cards": ["2h", "2c", "9s"], "won": 1,
               "protected": false, "chips": {"100": 1}}]}
 """
-# API.md, POST /api/v1/floor/icm.
+# docs/api.md, POST /api/v1/floor/icm.
 ICM_EXAMPLE = """{"stacks": [5000, 3000, 2000], "payouts": [500, 300, 200]}"""
 
 
@@ -186,7 +186,7 @@ def test_chip_race_with_the_dealers_cards_gives_the_api_md_example(desk_api):
     data = r.json()
     expected = json.loads(RACE_ANSWER)
     assert {k: data[k] for k in expected} == expected
-    # Added fields (API.md allows them): the chip removed, and no seed for dealt cards.
+    # Added fields (docs/api.md allows them): the chip removed, and no seed for dealt cards.
     assert data["remove"] == 25 and data["seed"] is None
 
 

@@ -1,7 +1,7 @@
 """Issue 10: hostile input. Schemathesis generates requests from /api/v1/openapi.json (a
 bounded number per operation), each sent with no token, a desk clerk's and a director's: no
 answer is ever a 5xx, every status is one the document declares, and every body matches its
-schema (errors: the API.md error body). Then ids beyond what the database holds."""
+schema (errors: the docs/api.md error body). Then ids beyond what the database holds."""
 
 from __future__ import annotations
 

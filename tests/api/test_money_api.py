@@ -279,7 +279,7 @@ def test_deal_quote_and_record_then_results_show_the_deal(
     ]
     assert results.json()["prize_pool"] == 100000
     assert sum(p["prize"] for p in results.json()["places"]) == 100000
-    # "the results then show the deal": an added field of API.md's rows, and the CSV's column
+    # "the results then show the deal": an added field of docs/api.md's rows, and the CSV's column
     assert [p["deal"] for p in results.json()["places"][:4]] == [True, True, True, False]
     csv_rows = list(
         csv.reader(

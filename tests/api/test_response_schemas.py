@@ -1,6 +1,6 @@
 """Issue 10: the success answers are declared in /api/v1/openapi.json (tourney/api/schemas.py),
 closed, so that schemathesis's "responses match the schema" check (test_hostile_input.py) can
-fail on a 2xx answer too, and an answer that drifts from API.md is caught by the suite."""
+fail on a 2xx answer too, and an answer that drifts from docs/api.md is caught by the suite."""
 
 from __future__ import annotations
 
@@ -75,8 +75,8 @@ def test_every_success_answer_declares_a_closed_object():
 
 
 def test_the_settle_schema_refuses_an_answer_that_breaks_the_contract(director_api):
-    """Not vacuous: the API.md example matches; without ``pots``, with a stray key, with a
-    card category API.md does not name, or with ``null`` for ``hands``, it does not."""
+    """Not vacuous: the docs/api.md example matches; without ``pots``, with a stray key, with a
+    card category docs/api.md does not name, or with ``null`` for ``hands``, it does not."""
     body = director_api.post(
         "/api/v1/floor/settle",
         {
@@ -99,7 +99,7 @@ def test_the_settle_schema_refuses_an_answer_that_breaks_the_contract(director_a
 
 
 def test_keys_an_answer_may_leave_out_stay_absent_not_null(director_api, director, tournament):
-    """API.md: ``hands`` is present when cards were given. By ranks it is absent (not
+    """docs/api.md: ``hands`` is present when cards were given. By ranks it is absent (not
     ``null``); the deal quote's amounts likewise appear only with ``stacks``."""
     by_rank = director_api.post(
         "/api/v1/floor/settle",

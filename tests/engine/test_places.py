@@ -63,7 +63,7 @@ def test_bust_down_to_heads_up_leaves_places_one_and_two_open() -> None:
 
 
 def test_equal_starting_stacks_tie_and_share_the_places_they_cover() -> None:
-    # The example of the brief and of API.md: 6 players, two bust with 5400 each.
+    # The example of the brief and of docs/api.md: 6 players, two bust with 5400 each.
     places = assign_places(players_before=6, busted=[Bust(81, 5400), Bust(90, 5400)])
     assert places == (Place(81, 5, 6), Place(90, 5, 6))
 

@@ -37,7 +37,7 @@ from tourney.engine.pots import (
 
 
 def test_api_example_three_way_all_in_with_cards() -> None:
-    # API.md / seed 000: A 10, B 50, C 200 all in; AA makes trips and wins the main pot.
+    # docs/api.md / seed 000: A 10, B 50, C 200 all in; AA makes trips and wins the main pot.
     result = settle(
         players=[
             HandPlayer(seat=1, committed=10, cards="AsAh"),

@@ -381,7 +381,7 @@ def test_two_players_tied_for_the_last_paid_place_split_it_with_the_zero_below(
 def test_results_after_an_undone_elimination_are_recomputed_exactly(
     seated_tournament, director, frozen
 ):
-    # RULES 7.4: undo a tied bust in the money; the results (API.md) are exactly as before,
+    # RULES 7.4: undo a tied bust in the money; the results (docs/api.md) are exactly as before,
     # and the same hand recorded again without the tie pays the places it now gives.
     t = seated_tournament
     if frozen:

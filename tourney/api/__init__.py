@@ -70,7 +70,7 @@ class TourneyAPI(NinjaAPI):
 api = TourneyAPI(
     title="Tourney API",
     version="1",
-    description="Poker tournament director: see API.md for the contract.",
+    description="Poker tournament director: see docs/api.md for the contract.",
     auth=api_auth.ANY,
     docs_url=None,  # the Swagger page loads from a CDN; the venue may be offline
     urls_namespace="api-v1",

@@ -207,7 +207,7 @@ class ClockOut(Out):
 
 
 class LevelItemOut(Out):
-    """A ``levels`` item of API.md; ``minutes`` when the duration is whole minutes."""
+    """A ``levels`` item of docs/api.md; ``minutes`` when the duration is whole minutes."""
 
     kind: Literal["level"]
     small_blind: int

@@ -5,7 +5,7 @@ Cards are kept as their text (``"As"``, ``"Td"``); ``card_id`` gives the integer
 ``rank * 4 + suit`` (clubs 0, diamonds 1, hearts 2, spades 3), which is both the chip-race
 order of RULES 5.4 and the card id the ``phevaluator`` library uses.
 
-Parsing is strict (rank upper case, suit lower case, exactly as API.md writes them); only
+Parsing is strict (rank upper case, suit lower case, exactly as docs/api.md writes them); only
 whitespace between cards is ignored, so ``"Ad Kd 3c"`` and ``"AdKd3c"`` both parse.
 """
 

@@ -450,7 +450,7 @@ def over(clock: ClockState) -> ClockState:
 
 
 def item_to_dict(item: Item) -> dict[str, Any]:
-    """An item in the shape of API.md's ``levels`` entries (``minutes`` when whole)."""
+    """An item in the shape of docs/api.md's ``levels`` entries (``minutes`` when whole)."""
     data: dict[str, Any] = {"kind": item.kind}
     if item.kind == LEVEL:
         data.update(
@@ -468,12 +468,12 @@ def item_to_dict(item: Item) -> dict[str, Any]:
 
 
 def format_time(moment: datetime) -> str:
-    """ISO 8601 in UTC with milliseconds and ``Z``, as API.md's ``server_time``."""
+    """ISO 8601 in UTC with milliseconds and ``Z``, as docs/api.md's ``server_time``."""
     return from_ms(to_ms(moment)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def state_to_dict(items: Sequence[Item], clock: ClockState, now: datetime) -> dict[str, Any]:
-    """The body of ``GET /api/v1/tournaments/{id}/clock`` (API.md) plus derived extras."""
+    """The body of ``GET /api/v1/tournaments/{id}/clock`` (docs/api.md) plus derived extras."""
     nxt = items[clock.next_index] if clock.next_index is not None else None
     return {
         "status": clock.status,

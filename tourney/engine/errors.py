@@ -1,7 +1,7 @@
 """The one domain error type.
 
 Engines (pure Python) and services raise ``DomainError``; views and the API map it to a 4xx
-answer with the error shape of API.md. Messages are module constants in the module that raises
+answer with the error shape of docs/api.md. Messages are module constants in the module that raises
 them, so tests can assert them exactly.
 """
 

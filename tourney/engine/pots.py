@@ -8,7 +8,7 @@ How the rules are read:
 
 * RULES 6.2: the chips of the single highest commitment above the second-highest commitment
   (folded or not) were matched by no one and go back to their owner (``returned``). This is
-  the same thing as API.md's "a top layer that only one player reached is returned".
+  the same thing as docs/api.md's "a top layer that only one player reached is returned".
 * RULES 6.3: the layer boundaries are the distinct (capped) commitments of the players still
   in the hand. Every player's chips, folded or not, fill the layers they reach; a pot is
   contested by the non-folded players who filled its whole layer. A folded player's

@@ -1,7 +1,7 @@
 """Blind structures: parsing, checking, generating and presets (RULES 4.1, 4.5, 5.1).
 
 A structure is a tuple of :class:`~tourney.engine.clock.Item` (levels and breaks, RULES 4.1).
-Item ``i`` is called ``levels[i]`` in messages, as in API.md (breaks count in the index).
+Item ``i`` is called ``levels[i]`` in messages, as in docs/api.md (breaks count in the index).
 
 Readings of ambiguous rules:
 
@@ -126,7 +126,7 @@ def _parse_duration(raw: dict[str, Any], key: str, errors: dict[str, str]) -> in
 
 
 def parse_levels(data: Any) -> tuple[Item, ...]:
-    """API.md's ``levels`` list -> items (RULES 4.1).
+    """docs/api.md's ``levels`` list -> items (RULES 4.1).
 
     ``{"kind": "level", "small_blind", "big_blind", "ante" = 0, "big_blind_ante" = 0,
     "minutes" | "seconds"}`` or ``{"kind": "break", "minutes" | "seconds", "color_up" = []}``.
@@ -464,7 +464,7 @@ def preset(
     starting_stack: int = 10000,
     denominations: Sequence[int] = (25, 100, 500, 1000, 5000, 25000),
 ) -> tuple[Item, ...]:
-    """Ready-made structures (TOURNAMENT_DAY.md "Before doors open").
+    """Ready-made structures (what a director picks before the doors open).
 
     - ``regular``: 20-minute levels, big-blind ante from level 4, 10-minute breaks after levels
       5, 9 and 12 and then every 4 levels; for 10,000 it is the book's example: 25/50, 50/100,

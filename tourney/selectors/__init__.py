@@ -25,7 +25,7 @@ def item_dict(item: clock_engine.Item | None) -> dict[str, Any] | None:
 
 
 def clock_payload(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
-    """The clock as API.md gives it: status, level_index, level, remaining_ms, next."""
+    """The clock as docs/api.md gives it: status, level_index, level, remaining_ms, next."""
     now = now or timezone.now()
     items = structure_items(t)
     s = clock_read(t, now, items=items)  # finished where it stopped once it is over
@@ -73,7 +73,7 @@ def players_left(t: Tournament) -> int:
 
 
 def seating(t: Tournament) -> dict[str, Any]:
-    """API.md GET seating: occupied seats only, tables open and broken."""
+    """docs/api.md GET seating: occupied seats only, tables open and broken."""
     seats_by_table: dict[int, list[dict[str, Any]]] = {}
     for table_id, number, entry_id, name, waits in (
         Seat.objects.filter(tournament=t)
@@ -99,7 +99,7 @@ def seating(t: Tournament) -> dict[str, Any]:
 
 
 def results(t: Tournament) -> dict[str, Any]:
-    """API.md GET results; ``deal`` (an added field): the prize is a deal amount (RULES 8.3)."""
+    """docs/api.md GET results; ``deal`` (an added field): the prize is a deal amount (RULES 8.3)."""
     keys = ("place", "place_to", "entry", "name", "prize", "deal")
     return {
         "places": [{k: row[k] for k in keys} for row in results_rows(t)],
