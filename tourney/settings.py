@@ -147,7 +147,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # docs/api.md's error shape for every /api/ error, then no NUL past the edge (tourney/middleware.py)
+    # docs/api.md's error shape for every /api/ error, then no NUL past the edge
+    # (tourney/middleware.py)
     "tourney.middleware.ApiErrorShapeMiddleware",
     "tourney.middleware.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

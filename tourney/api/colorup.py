@@ -1,6 +1,7 @@
 """API v1 endpoints for the color-up at a break (RULES 5), mounted by tourney/api/__init__.
-Thin: the writes are tourney/services/colorup.py, the reads tourney/selectors/colorup.py. Reading
-is for the desk too (docs/api.md: the desk reads); racing, undoing and finishing are the director's."""
+Thin: the writes are tourney/services/colorup.py, the reads tourney/selectors/colorup.py.
+Reading is for the desk too (docs/api.md: the desk reads); racing, undoing and finishing are
+the director's."""
 
 from __future__ import annotations
 

@@ -99,7 +99,8 @@ def seating(t: Tournament) -> dict[str, Any]:
 
 
 def results(t: Tournament) -> dict[str, Any]:
-    """docs/api.md GET results; ``deal`` (an added field): the prize is a deal amount (RULES 8.3)."""
+    """docs/api.md GET results; ``deal`` (an added field): the prize is a deal amount
+    (RULES 8.3)."""
     keys = ("place", "place_to", "entry", "name", "prize", "deal")
     return {
         "places": [{k: row[k] for k in keys} for row in results_rows(t)],

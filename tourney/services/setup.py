@@ -144,7 +144,8 @@ _BREAK_LINE = re.compile(
 
 
 def parse_levels_text(text: str) -> list[dict[str, Any]]:
-    """The levels box → docs/api.md ``levels`` dicts (checked later by ``structure.parse_levels``)."""
+    """The levels box → docs/api.md ``levels`` dicts (checked later by
+    ``structure.parse_levels``)."""
     out: list[dict[str, Any]] = []
     for n, line in enumerate((text or "").splitlines(), start=1):
         line = line.strip()
