@@ -1,0 +1,201 @@
+"""Restoring a tournament from its backup (``tourney.selectors.backup.tournament_document``).
+
+The import writes a new tournament in one transaction: every row of the document gets a new
+id and every reference follows it, the ids inside the log's payloads and undo journals
+included, so that the log, undo and redo go on as before. A reference to a row the event
+itself deleted (an undone registration's entry, say) becomes a negative number: it names no
+row, here as there.
+
+Players are matched by name: a player of the backup whose name is borne by exactly one
+player here (and by no other player of the backup) is that player; any other is created.
+Users (who registered an entry, who did an action) are matched by username; one unknown
+here is left empty. The slug and the display link stay when free, else get new ones.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, IntegrityError, transaction
+from django.utils.text import slugify
+
+from tables.models import Move, Seat, Table
+from tourney.core.events import record_event
+from tourney.engine.errors import DomainError
+from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament, new_display_token
+from tourney.selectors.backup import (
+    MSG_NOT_A_BACKUP,
+    USER_FIELDS,
+    document_check,
+    label,
+    payload_ids,
+)
+
+IMPORTED_KIND = "tournament_imported"
+
+
+class _Maps:
+    """Old id → new id, per kind of row."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, dict[int, int]] = {
+            k: {} for k in ("entry", "player", "event", "move", "table")
+        }
+
+    def __call__(self, kind: str, old: int) -> int:
+        new = self.ids[kind].get(old)
+        return new if new is not None else -abs(old)
+
+
+def _when(v: Any) -> Any:
+    return datetime.fromisoformat(v) if isinstance(v, str) else v
+
+
+def _fields(model, row: dict[str, Any], users: dict[str, int], skip=()) -> dict[str, Any]:
+    """The row's stored fields for ``model(**…)``: users by username, times parsed; keys the
+    model no longer has (an older schema) are left out."""
+    out: dict[str, Any] = {}
+    for f in model._meta.concrete_fields:
+        key = f.name if f.name in USER_FIELDS else f.attname
+        if key == "id" or key in skip or key not in row:
+            continue
+        v = row[key]
+        if f.name in USER_FIELDS:
+            out[f.attname] = users.get(v) if v is not None else None
+        elif f.get_internal_type() == "DateTimeField":
+            out[f.attname] = _when(v)
+        else:
+            out[f.attname] = v
+    return out
+
+
+def _users(rows: dict[str, list]) -> dict[str, int]:
+    names = {
+        r.get(f) for rows_ in rows.values() for r in rows_ for f in USER_FIELDS if r.get(f)
+    }
+    user = get_user_model()
+    return dict(
+        user.objects.filter(**{f"{user.USERNAME_FIELD}__in": names}).values_list(
+            user.USERNAME_FIELD, "pk"
+        )
+    )
+
+
+def _tournament(row: dict[str, Any], users: dict[str, int]) -> Tournament:
+    fields = _fields(Tournament, row, users, skip=("created_at",))
+    base = fields.get("slug") or slugify(fields.get("name") or "") or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base[:130]}-{n}"
+    fields["slug"] = slug
+    if Tournament.objects.filter(display_token=fields.get("display_token")).exists():
+        fields["display_token"] = new_display_token()
+    t = Tournament.objects.create(**fields)
+    Tournament.objects.filter(pk=t.pk).update(created_at=_when(row["created_at"]))
+    return t
+
+
+def _players(rows: list[dict[str, Any]], maps: _Maps) -> None:
+    """RULES-free bookkeeping: one name borne by one player here and one in the backup is the
+    same person; anyone else is a new player."""
+    names = [r["name"] for r in rows]
+    here: dict[str, list[int]] = {}
+    for pk, name in Player.objects.filter(name__in=names).values_list("pk", "name"):
+        here.setdefault(name, []).append(pk)
+    new = []
+    for r in rows:
+        found = here.get(r["name"], [])
+        if len(found) == 1 and names.count(r["name"]) == 1:
+            maps.ids["player"][r["id"]] = found[0]
+        else:
+            new.append(r)
+    created = Player.objects.bulk_create(Player(**_fields(Player, r, {})) for r in new)
+    for r, p in zip(new, created, strict=True):
+        maps.ids["player"][r["id"]] = p.pk
+        p.created_at = _when(r["created_at"])
+    Player.objects.bulk_update(created, ["created_at"])
+
+
+def _create(model, rows, t: Tournament, users, refs: dict[str, Any], kind: str | None, maps):
+    """Insert the rows (in their old order, so ids keep it), references mapped by ``refs``
+    (attribute → function of the old value); created_at put back after the insert."""
+    objs = []
+    for r in rows:
+        fields = _fields(model, r, users)
+        fields["tournament_id"] = t.pk
+        for attname, fn in refs.items():
+            if fields.get(attname) is not None:
+                fields[attname] = fn(fields[attname])
+        objs.append(model(**fields))
+    objs = model.objects.bulk_create(objs)
+    if kind is not None:
+        for r, o in zip(rows, objs, strict=True):
+            maps.ids[kind][r["id"]] = o.pk
+    if any(f.name == "created_at" for f in model._meta.concrete_fields):
+        for r, o in zip(rows, objs, strict=True):
+            o.created_at = _when(r["created_at"])
+        model.objects.bulk_update(objs, ["created_at"], batch_size=500)
+    return objs
+
+
+def _write(doc: dict[str, Any], actor) -> Tournament:
+    rows = doc["rows"]
+    users = _users(rows)
+    maps = _Maps()
+    t = _tournament(rows[label(Tournament)][0], users)
+    _players(rows.get(label(Player), []), maps)
+    _create(Level, rows.get(label(Level), []), t, users, {}, None, maps)
+    _create(ChipDenomination, rows.get(label(ChipDenomination), []), t, users, {}, None, maps)
+    _create(Table, rows.get(label(Table), []), t, users, {}, "table", maps)
+    entry_rows = rows.get(label(Entry), [])
+    entries = _create(
+        Entry, entry_rows, t, users, {"player_id": lambda v: maps("player", v)}, "entry", maps
+    )
+    event_rows = rows.get(label(Event), [])
+    events = _create(Event, [{**r, "payload": {}} for r in event_rows], t, users, {}, "event", maps)
+    entry_of = {"entry_id": lambda v: maps("entry", v)}
+    _create(Seat, rows.get(label(Seat), []), t, users, {**entry_of, "table_id": lambda v: maps("table", v)}, None, maps)
+    _create(
+        Move,
+        rows.get(label(Move), []),
+        t,
+        users,
+        {**entry_of, "event_id": lambda v: maps.ids["event"].get(v)},
+        "move",
+        maps,
+    )
+    # The log's payloads name moves and events: written once every id is known.
+    for r, e in zip(event_rows, events, strict=True):
+        e.payload = payload_ids(r["kind"], r.get("payload"), maps, t.pk)
+    Event.objects.bulk_update(events, ["payload"], batch_size=500)
+    busted = [e for e in entries if e.bust_hand is not None]
+    for e in busted:  # the hand is the elimination's event
+        e.bust_hand = maps.ids["event"].get(e.bust_hand, e.bust_hand)
+    Entry.objects.bulk_update(busted, ["bust_hand"], batch_size=500)
+    record_event(
+        None,
+        IMPORTED_KIND,
+        {"tournament": t.pk, "source": doc.get("tournament"), "name": t.name},
+        actor,
+    )
+    return t
+
+
+def tournament_import(*, document: Any, actor=None) -> Tournament:
+    """A new tournament from a backup document; nothing is written if any part is refused
+    (DomainError: backup_invalid, backup_format_newer, backup_schema_newer)."""
+    document_check(document)
+    try:
+        with transaction.atomic():
+            return _write(document, actor)
+    except (KeyError, TypeError, ValueError, AttributeError, IntegrityError) as exc:
+        raise DomainError(
+            "backup_invalid", MSG_NOT_A_BACKUP.format(why=f"{type(exc).__name__}: {exc}")
+        ) from None
+    except DatabaseError as exc:  # a value the column refuses (a negative count, say)
+        raise DomainError(
+            "backup_invalid", MSG_NOT_A_BACKUP.format(why=f"the database refused it ({exc})")
+        ) from None
