@@ -25,6 +25,10 @@ app.conf.beat_schedule = {
         "task": "tourney.tasks.vacuum_hot_tables",
         "schedule": getattr(settings, "VACUUM_SECONDS", 300.0),
     },
+    "idempotency-expire": {
+        "task": "tourney.tasks.idempotency_expire",
+        "schedule": getattr(settings, "IDEMPOTENCY_EXPIRE_SECONDS", 3600.0),
+    },
 }
 
 

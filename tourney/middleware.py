@@ -1,4 +1,4 @@
-"""Two guards at the edge of every request.
+"""Guards at the edge of every request.
 
 - ``ApiErrorShapeMiddleware``: every error answer under /api/ is in the error shape of
   docs/api.md, ``{"error": {"code", "message", "fields"}}``, even those no API view wrote
@@ -6,6 +6,8 @@
 - ``RejectNulMiddleware``: a NUL character in the path, the query, a form field or a JSON
   string is refused with a 400 before any view runs. PostgreSQL text cannot hold NUL (psycopg
   raises a DataError: a 500), SQLite would store it silently; no name or note ever needs one.
+- ``IdempotencyMiddleware``: a write sent twice is done once (tourney/core/idempotency.py):
+  an API write with an ``Idempotency-Key`` header, a form posted with its one-time ``nonce``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,12 @@ import json
 from typing import Any
 
 from django.http import HttpResponse, JsonResponse, QueryDict
+from django.utils.html import format_html
+
+from tourney.core import idempotency
+from tourney.engine.errors import DomainError
+from tourney.models import IdempotentRequest
+from tourney.tokens import token_user
 
 API_PREFIX = "/api/"
 NUL = "\x00"
@@ -170,3 +178,104 @@ class TournamentZoneMiddleware:
             from django.utils import timezone
 
             timezone.deactivate()
+
+
+API_WRITE_PREFIX = "/api/v1/"
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+KEY_HEADER = "Idempotency-Key"
+NONCE_FIELD = "nonce"
+# Form fields that differ between two sendings of the same form: not part of its identity.
+NOT_HASHED = (NONCE_FIELD, "csrfmiddlewaretoken")
+
+
+def _api_user(request):
+    """Who sends an API write: the bearer token's user, else the session's (None: nobody,
+    and the view answers 401 as usual)."""
+    kind, _, token = request.headers.get("Authorization", "").partition(" ")
+    if kind.lower() == "bearer":
+        return token_user(token.strip())
+    return request.user if request.user.is_authenticated else None
+
+
+def _refusal(request, exc: DomainError, api: bool):
+    if api:
+        return error_response(exc.status, exc.code, exc.message, exc.fields)
+    return HttpResponse(
+        format_html(
+            '<p class="error" role="alert" data-code="{}">{} Reload the page to see what was '
+            "saved.</p>",
+            exc.code,
+            exc.message,
+        ),
+        status=exc.status,
+        content_type="text/html; charset=utf-8",
+    )
+
+
+def _answer_of(response) -> idempotency.Answer:
+    if hasattr(response, "render") and not response.is_rendered:
+        response.render()  # inside the transaction: what is stored is what was sent
+    content = b"".join(response) if response.streaming else response.content
+    if response.streaming:
+        response.streaming_content = [content]
+    headers = {h: response[h] for h in idempotency.STORED_HEADERS if response.has_header(h)}
+    return idempotency.Answer(response.status_code, content, headers, live=response)
+
+
+def _replay(answer: idempotency.Answer) -> HttpResponse:
+    response = HttpResponse(answer.content, status=answer.status)
+    for name, value in answer.headers.items():
+        response[name] = value
+    response[idempotency.REPLAYED_HEADER] = "true"
+    return response
+
+
+class IdempotencyMiddleware:
+    """A write under /api/v1/ with an ``Idempotency-Key`` header, or a screen's form posted
+    with its ``nonce``, runs once per user and key: the view runs inside the transaction that
+    stores the key and its answer, and a repeat gets that answer again with
+    ``Idempotent-Replayed: true`` (docs/api.md, "Idempotency"). Requests without a key, or
+    from nobody logged in, pass untouched. After CsrfViewMiddleware: a request it refuses
+    never stores a key."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method not in WRITE_METHODS:
+            return None
+        api = request.path_info.startswith(API_WRITE_PREFIX)
+        if api:
+            key = request.headers.get(KEY_HEADER)
+            if key is None:
+                return None
+            user = _api_user(request)
+            body: bytes | list[tuple[str, str]] = request.body
+        else:
+            if request.method != "POST" or _is_api(request) or NONCE_FIELD not in request.POST:
+                return None
+            key = request.POST[NONCE_FIELD]
+            user = request.user if request.user.is_authenticated else None
+            body = [(k, v) for k, vs in request.POST.lists() if k not in NOT_HASHED for v in vs]
+            body += [(f"file:{k}", f"{f.name}:{f.size}") for k, f in request.FILES.items()]
+        if user is None:
+            return None  # the view refuses it (401, or the login page)
+        scope = IdempotentRequest.Scope.API if api else IdempotentRequest.Scope.FORM
+
+        def run() -> idempotency.Answer:
+            return _answer_of(view_func(request, *view_args, **view_kwargs))
+
+        try:
+            answer = idempotency.run_once(
+                user_id=user.pk,
+                scope=scope,
+                key=key,
+                fingerprint=idempotency.request_hash(request.method, request.get_full_path(), body),
+                run=run,
+            )
+        except DomainError as exc:
+            return _refusal(request, exc, api)
+        return _replay(answer) if answer.replayed else answer.live

@@ -308,3 +308,34 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.prefix}…"
+
+
+class IdempotentRequest(models.Model):
+    """A write request sent with an idempotency key (the API's ``Idempotency-Key`` header) or
+    a form's one-time nonce, and the answer it got (tourney/core/idempotency.py). The row is
+    inserted in the transaction of the write itself: a key is stored exactly when its write
+    is, and a repeat of the key gets this answer instead of a second write."""
+
+    class Scope(models.TextChoices):
+        API = "api", "API Idempotency-Key"
+        FORM = "form", "form nonce"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    scope = models.CharField(max_length=4, choices=Scope.choices)
+    key = models.CharField(max_length=255)
+    # SHA-256 of the method, the path and the body: the same key with another request is refused
+    request_hash = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(default=0)  # 0 while the first request runs
+    content = models.BinaryField(default=b"")
+    headers = models.JSONField(default=dict)
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "scope", "key"], name="idempotent_request_one_per_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.key} ({self.status})"

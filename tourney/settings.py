@@ -158,6 +158,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # a write sent twice (an API Idempotency-Key, a form's nonce) is done once; after the
+    # CSRF check, so that a request it refuses stores no key (tourney/middleware.py)
+    "tourney.middleware.IdempotencyMiddleware",
     # the card room's time zone on a tournament's screens (tourney/middleware.py)
     "tourney.middleware.TournamentZoneMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -323,6 +326,9 @@ CLOCK_SWEEP_SECONDS = env_number("CLOCK_SWEEP_SECONDS", 5.0, minimum=0.1)
 # Upkeep of the hot tables where the PostgreSQL server's autovacuum is off
 # (tourney/services/maintenance.py).
 VACUUM_SECONDS = env_number("VACUUM_SECONDS", 300.0, minimum=1)
+# How often beat forgets the idempotency keys and form nonces past their 24 hours
+# (tourney/core/idempotency.py).
+IDEMPOTENCY_EXPIRE_SECONDS = env_number("IDEMPOTENCY_EXPIRE_SECONDS", 3600.0, minimum=1)
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", True)

@@ -65,3 +65,12 @@ def vacuum_hot_tables() -> list[str]:
     from tourney.services.maintenance import vacuum_hot_tables as vacuum
 
     return vacuum()
+
+
+@shared_task(ignore_result=True)
+def idempotency_expire() -> int:
+    """Forget the idempotency keys and form nonces past their 24 hours
+    (tourney/services/maintenance.py)."""
+    from tourney.services.maintenance import idempotent_requests_expire
+
+    return idempotent_requests_expire()

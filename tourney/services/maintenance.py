@@ -13,14 +13,20 @@ which had never analysed the entry table, estimated one busted entry where there
 autovacuum is off: the Celery beat runs it every few minutes (tourney/celery.py), and the
 simulation (``manage.py simulate``), which has no beat, runs it between hands. It never runs
 inside a transaction (VACUUM cannot) and does nothing on SQLite.
+
+``idempotent_requests_expire`` deletes the idempotency keys and form nonces older than 24
+hours (tourney/core/idempotency.py); the beat runs it every hour.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import connection
 
 from tables.models import Seat, Table
-from tourney.models import Entry, Tournament
+from tourney.core.idempotency import expired_before
+from tourney.models import Entry, IdempotentRequest, Tournament
 
 HOT_MODELS = (Tournament, Table, Seat, Entry)
 
@@ -48,3 +54,10 @@ def vacuum_hot_tables(*, force: bool = False) -> list[str]:
             cursor.execute(f"VACUUM (ANALYZE) {connection.ops.quote_name(table)}")
             done.append(table)
     return done
+
+
+def idempotent_requests_expire(*, now: datetime | None = None) -> int:
+    """Delete the stored answers of keys older than 24 hours; how many were deleted. A key
+    sent again after that runs as a new request."""
+    deleted, _ = IdempotentRequest.objects.filter(created_at__lt=expired_before(now)).delete()
+    return deleted
