@@ -51,4 +51,49 @@
     var old = box && box.querySelector(":scope > .js-request-error");
     if (old) old.remove();
   });
+
+  /* Exactly once (issue 24). While a form's request runs, its submit buttons are disabled
+     (after htmx has read the pressed button's value): a second click or Enter sends nothing.
+     A form carries a one-time nonce ({% nonce %}); the server answers a repeat of it with
+     the first answer. A form that stays on the screen after its answer gets a fresh nonce,
+     so that pressing it again later is a new action; after a lost answer (no answer, or a
+     5xx) it keeps its nonce, and sending it again cannot do the write twice. */
+  var SUBMITS = 'button:not([type="button"]):not([type="reset"]), input[type="submit"]';
+
+  // The form a write (not a search or a panel's refresh) was sent from.
+  function formOf(event) {
+    var elt = event.detail && event.detail.elt;
+    var config = event.detail && event.detail.requestConfig;
+    if (!elt || !elt.closest || (config && String(config.verb).toLowerCase() === "get")) return null;
+    return elt.tagName === "FORM" ? elt : elt.closest("form");
+  }
+
+  function freshNonce() {
+    var bytes = new Uint8Array(18);
+    window.crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+  }
+
+  root.addEventListener("htmx:beforeRequest", function (event) {
+    var form = formOf(event);
+    if (!form) return;
+    form.querySelectorAll(SUBMITS).forEach(function (b) {
+      if (b.disabled) return;
+      b.disabled = true;
+      b.setAttribute("data-busy-disabled", "");
+    });
+  });
+  root.addEventListener("htmx:afterRequest", function (event) {
+    var form = formOf(event);
+    if (!form) return;
+    form.querySelectorAll("[data-busy-disabled]").forEach(function (b) {
+      b.disabled = false;
+      b.removeAttribute("data-busy-disabled");
+    });
+    var xhr = event.detail.xhr;
+    var nonce = form.querySelector('input[name="nonce"]');
+    if (nonce && form.isConnected && xhr && xhr.status > 0 && xhr.status < 500) {
+      nonce.value = freshNonce();
+    }
+  });
 })();
