@@ -6,7 +6,9 @@ The format of an example (docs/api.md, "How to read the examples"):
 
 - a fenced ``http`` block: the request line ``METHOD /path``, header lines (``Name: value``),
   a blank line, then the JSON body if any;
-- a line ``Answer `NNN`:`` with the status, then a fenced ``json`` block with the body.
+- a line ``Answer `NNN`:`` with the status, then a fenced ``json`` block with the body; a
+  response header the answer must carry is named on that line: ``Answer `201`, header
+  `Idempotent-Replayed: true`:``.
 
 In a request, ``{name}`` is a value the test fills in: ``{director_token}``, ``{desk_token}``
 (tokens it makes for the users ``td`` and ``clerk``), or a value an earlier answer showed as
@@ -42,7 +44,8 @@ ANY = "…"
 # DOCS_API_SHOW=1 (with pytest -s): print every answer and go on, to write or update the page.
 SHOW = os.environ.get("DOCS_API_SHOW") == "1"
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
-ANSWER = re.compile(r"^Answer `(\d{3})`", re.M)
+ANSWER = re.compile(r"^Answer `(\d{3})`([^\n]*)", re.M)
+ANSWER_HEADER = re.compile(r"header `([A-Za-z][A-Za-z0-9-]*):\s*([^`]*)`")
 SETTINGS = re.compile(r"<!--\s*docs-test:\s*settings\s+(\{.*?\})\s*-->", re.S)
 PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):\s*(.*)$")
@@ -57,6 +60,7 @@ class Example:
     body: Any = None
     status: int = 0
     answer: Any = None
+    answer_headers: dict[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return f"docs/api.md line {self.line}: {self.method} {self.path}"
@@ -104,6 +108,7 @@ def parse(text: str) -> list[Example | Settings]:
         if status is None:
             raise AssertionError(f"{ex}: no 'Answer `NNN`:' line between request and answer")
         ex.status = int(status.group(1))
+        ex.answer_headers = dict(ANSWER_HEADER.findall(status.group(2)))
         ex.answer = json.loads(after.group(2))
         steps.append((m.start(), ex))
     return [s for _, s in sorted(steps, key=lambda p: p[0])]
@@ -254,6 +259,8 @@ def test_every_example_of_docs_api_md_is_what_the_app_answers(django_user_model)
         if SHOW:
             print(f"\n### {step}\nAnswer `{r.status_code}`:\n{json.dumps(got, ensure_ascii=False)}")
         assert SHOW or r.status_code == step.status, f"{step}: status {r.status_code}, body {shown}"
+        for name, value in step.answer_headers.items():
+            assert SHOW or r.get(name) == value, f"{step}: header {name} is {r.get(name)!r}"
         problems = mismatches(step.answer, got)
         assert SHOW or not problems, (
             f"{step}: the answer differs from the example:\n  "
