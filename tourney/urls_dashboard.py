@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from tourney.views.dashboard import money, panels, redraw, rules, setup_views, tools, users
+from tourney.views.dashboard import backup, money, panels, redraw, rules, setup_views, tools, users
 
 P = "td/<int:tournament_id>/"
 
 urlpatterns = [
     path("td/new/", setup_views.new, name="tourney-dashboard-setup"),
+    path("td/restore/", backup.restore, name="tourney-dashboard-restore"),
     path("td/users/", users.users, name="tourney-dashboard-users"),
     path("td/rules/", rules.rules_page, name="tourney-rules"),
     path(P, panels.page, name="tourney-dashboard"),
@@ -48,6 +49,7 @@ urlpatterns = [
     path(P + "print/tables/", tools.print_tables, name="tourney-dashboard-print-tables"),
     path(P + "print/seating/", tools.print_seating, name="tourney-dashboard-print-seating"),
     path(P + "print/redraw/", redraw.print_redraw, name="tourney-dashboard-print-redraw"),
+    path(P + "backup.json", backup.download, name="tourney-dashboard-backup"),
     path(P + "display-token/", users.display_token, name="tourney-dashboard-display-token"),
     path(P + "log/<int:event_id>/", panels.log_event, name="tourney-dashboard-log-event"),
 ]

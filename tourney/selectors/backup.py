@@ -92,9 +92,7 @@ def _fields(model: type[Model]) -> list[tuple[str, str]]:
 def _rows(model: type[Model], users: dict[int, str], **where) -> list[dict[str, Any]]:
     fields = _fields(model)
     rows = []
-    for values in model.objects.filter(**where).order_by("pk").values_list(
-        *(a for _, a in fields)
-    ):
+    for values in model.objects.filter(**where).order_by("pk").values_list(*(a for _, a in fields)):
         row = {}
         for (key, _), v in zip(fields, values, strict=True):
             row[key] = users.get(v) if key in USER_FIELDS and v is not None else _jsonable(v)
@@ -105,10 +103,10 @@ def _rows(model: type[Model], users: dict[int, str], **where) -> list[dict[str, 
 def _usernames(tournament_id: int) -> dict[int, str]:
     from django.contrib.auth import get_user_model
 
-    ids = set(
-        Tournament.objects.filter(pk=tournament_id).values_list("created_by_id", flat=True)
+    ids = set(Tournament.objects.filter(pk=tournament_id).values_list("created_by_id", flat=True))
+    ids |= set(
+        Entry.objects.filter(tournament_id=tournament_id).values_list("created_by_id", flat=True)
     )
-    ids |= set(Entry.objects.filter(tournament_id=tournament_id).values_list("created_by_id", flat=True))
     ids |= set(Event.objects.filter(tournament_id=tournament_id).values_list("actor_id", flat=True))
     ids.discard(None)
     user = get_user_model()
@@ -237,9 +235,7 @@ def document_check(doc: Any) -> None:
     if not _int(found) or found < 1:
         raise _not_a_backup("the format is not a number")
     if found > FORMAT:
-        raise DomainError(
-            "backup_format_newer", MSG_FORMAT_NEWER.format(found=found, known=FORMAT)
-        )
+        raise DomainError("backup_format_newer", MSG_FORMAT_NEWER.format(found=found, known=FORMAT))
     schema = doc.get("schema")
     if not isinstance(schema, dict):
         raise _not_a_backup("no schema")

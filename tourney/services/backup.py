@@ -24,7 +24,15 @@ from django.utils.text import slugify
 from tables.models import Move, Seat, Table
 from tourney.core.events import record_event
 from tourney.engine.errors import DomainError
-from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament, new_display_token
+from tourney.models import (
+    ChipDenomination,
+    Entry,
+    Event,
+    Level,
+    Player,
+    Tournament,
+    new_display_token,
+)
 from tourney.selectors.backup import (
     MSG_NOT_A_BACKUP,
     USER_FIELDS,
@@ -72,9 +80,7 @@ def _fields(model, row: dict[str, Any], users: dict[str, int], skip=()) -> dict[
 
 
 def _users(rows: dict[str, list]) -> dict[str, int]:
-    names = {
-        r.get(f) for rows_ in rows.values() for r in rows_ for f in USER_FIELDS if r.get(f)
-    }
+    names = {r.get(f) for rows_ in rows.values() for r in rows_ for f in USER_FIELDS if r.get(f)}
     user = get_user_model()
     return dict(
         user.objects.filter(**{f"{user.USERNAME_FIELD}__in": names}).values_list(
@@ -157,7 +163,15 @@ def _write(doc: dict[str, Any], actor) -> Tournament:
     event_rows = rows.get(label(Event), [])
     events = _create(Event, [{**r, "payload": {}} for r in event_rows], t, users, {}, "event", maps)
     entry_of = {"entry_id": lambda v: maps("entry", v)}
-    _create(Seat, rows.get(label(Seat), []), t, users, {**entry_of, "table_id": lambda v: maps("table", v)}, None, maps)
+    _create(
+        Seat,
+        rows.get(label(Seat), []),
+        t,
+        users,
+        {**entry_of, "table_id": lambda v: maps("table", v)},
+        None,
+        maps,
+    )
     _create(
         Move,
         rows.get(label(Move), []),
