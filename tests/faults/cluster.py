@@ -8,8 +8,10 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -265,3 +267,73 @@ class Faults:
     def flush_redis(self) -> None:
         redis.Redis.from_url(REDIS).flushall()  # the broker's queues and bindings, the cache
         self.done.append("Redis FLUSHALL")
+
+
+class LossyLink:
+    """The desks' network: a TCP relay in front of gunicorn that loses the answer of one
+    request in ``1 / share``. The request reaches the app and runs; its answer is read and
+    thrown away, and the client's connection is reset, as card-room Wi-Fi drops a reply:
+    the client cannot tell whether its write happened."""
+
+    def __init__(self, upstream: int, rng, share: float) -> None:
+        self.upstream, self.rng, self.share = upstream, rng, share
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.lock = threading.Lock()
+        self.lost = 0
+
+    def start(self) -> None:
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            with self.lock:
+                lose = self.rng.random() < self.share
+            threading.Thread(target=self._relay, args=(client, lose), daemon=True).start()
+
+    def _relay(self, client: socket.socket, lose: bool) -> None:
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.upstream), timeout=60)
+        except OSError:
+            client.close()
+            return
+        ahead = threading.Thread(target=_pump, args=(client, upstream), daemon=True)
+        ahead.start()
+        answered = _pump(upstream, None if lose else client)
+        if lose and answered:
+            with self.lock:
+                self.lost += 1
+            # a reset, not a clean close: the client sees a connection error
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        try:
+            client.shutdown(socket.SHUT_RD)  # wakes the relay of the request, which ends
+        except OSError:
+            pass
+        ahead.join(5)
+        client.close()
+        upstream.close()
+
+
+def _pump(src: socket.socket, dst: socket.socket | None) -> bool:
+    """Copy until ``src`` ends (``dst`` None: read and drop). Whether anything came."""
+    got = False
+    try:
+        while data := src.recv(65536):
+            got = True
+            if dst is not None:
+                dst.sendall(data)
+    except OSError:
+        pass
+    if dst is not None:
+        try:
+            dst.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+    return got

@@ -76,11 +76,12 @@ class Api:
         self.session.headers["Authorization"] = f"Bearer {token}"
 
     def get(self, path: str) -> requests.Response:
+        """A read, asked again on an error until GIVE_UP; the last answer or error."""
         deadline = time.monotonic() + GIVE_UP
         while True:
             try:
                 r = self.session.get(self.base + path, timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
-                if r.status_code < 500:
+                if r.status_code < 500 or time.monotonic() > deadline:
                     return r
             except requests.RequestException:
                 if time.monotonic() > deadline:
@@ -103,7 +104,7 @@ class Api:
                 )
             except requests.Timeout:
                 reason = "timeout"
-            except requests.ConnectionError:
+            except requests.RequestException:  # refused, reset, an answer cut short
                 reason = "connection error"
             else:
                 reason = _retry_reason(r)
