@@ -78,6 +78,29 @@ def test_a_restored_backup_opens_as_a_new_tournament(director, event):
     assert Entry.objects.filter(tournament=copy).count() == 5
 
 
+def test_a_restore_sent_twice_with_its_nonce_is_one_tournament(director, event):
+    """Issue 24: the upload form carries its one-time nonce; the same form sent again (a
+    double click, a tablet waking up) answers the same redirect and restores nothing more."""
+    body = json.dumps(reads.tournament_document(event.pk)).encode()
+    c = _client(director)
+    html = c.get(reverse("tourney-dashboard-restore")).content.decode()
+    nonce = re.search(r'name="nonce" value="([^"]+)"', html).group(1)
+    count = Tournament.objects.count()
+    answers = [
+        c.post(
+            reverse("tourney-dashboard-restore"),
+            {
+                "nonce": nonce,
+                "backup": SimpleUploadedFile("b.json", body, content_type="application/json"),
+            },
+        )
+        for _ in range(2)
+    ]
+    assert Tournament.objects.count() == count + 1
+    assert answers[0].status_code == answers[1].status_code == 302
+    assert answers[0]["Location"] == answers[1]["Location"]
+
+
 @pytest.mark.parametrize(
     ("body", "code"),
     [

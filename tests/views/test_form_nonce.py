@@ -47,6 +47,7 @@ def test_every_writing_form_of_the_screens_has_a_fresh_nonce(director, seated_to
         reverse("tourney-dashboard-display-token", args=[t.pk]),
         reverse("tourney-dashboard-setup"),
         reverse("tourney-dashboard-users"),
+        reverse("tourney-dashboard-restore"),
     ]
     seen: set[str] = set()
     for path in pages:
