@@ -2,7 +2,10 @@
 
 - ``ApiErrorShapeMiddleware``: every error answer under /api/ is in the error shape of
   docs/api.md, ``{"error": {"code", "message", "fields"}}``, even those no API view wrote
-  (an unknown path's 404, a wrong method's 405, a body too big to read).
+  (an unknown path's 404, a wrong method's 405, a body too big to read). A request that
+  failed because the database could not be reached (a restart, a lost connection) is a 503
+  ``database_unavailable`` with ``Retry-After``, not a 500: nothing was written (the
+  transaction never committed) and the same request may be sent again.
 - ``RejectNulMiddleware``: a NUL character in the path, the query, a form field or a JSON
   string is refused with a 400 before any view runs. PostgreSQL text cannot hold NUL (psycopg
   raises a DataError: a 500), SQLite would store it silently; no name or note ever needs one.
@@ -13,8 +16,12 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
+from django.core.signals import got_request_exception
+from django.db import InterfaceError, OperationalError
+from django.dispatch import receiver
 from django.http import HttpResponse, JsonResponse, QueryDict
 from django.utils.html import format_html
 
@@ -67,14 +74,50 @@ def _is_api(request) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+MSG_DATABASE_UNAVAILABLE = (
+    "The database cannot be reached for a moment; nothing was changed. Send the same request "
+    "again in a few seconds."
+)
+RETRY_AFTER_SECONDS = "2"
+
+
+@receiver(got_request_exception)
+def _note_database_unavailable(sender, request=None, **kwargs) -> None:
+    """Django calls this inside its ``except`` for an exception no view handled: mark the
+    request when that exception is the database being unreachable."""
+    exc = sys.exc_info()[1]
+    if request is not None and isinstance(exc, OperationalError | InterfaceError):
+        request.database_unavailable = True
+
+
+def _database_unavailable(request) -> HttpResponse:
+    if _is_api(request):
+        response = error_response(503, "database_unavailable", MSG_DATABASE_UNAVAILABLE)
+    else:
+        response = HttpResponse(
+            format_html(
+                "<!doctype html><html lang=en><meta charset=utf-8><title>One moment</title>"
+                "<h1>One moment</h1><p>{}</p></html>",
+                MSG_DATABASE_UNAVAILABLE.replace("Send the same request", "Reload the page"),
+            ),
+            status=503,
+            content_type="text/html; charset=utf-8",
+        )
+    response["Retry-After"] = RETRY_AFTER_SECONDS
+    return response
+
+
 class ApiErrorShapeMiddleware:
-    """Under /api/, a 4xx/5xx answer that is not JSON is rewritten into the docs/api.md shape."""
+    """Under /api/, a 4xx/5xx answer that is not JSON is rewritten into the docs/api.md shape;
+    anywhere, a 500 caused by an unreachable database is a 503 (the module doc)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         response = self.get_response(request)
+        if response.status_code == 500 and getattr(request, "database_unavailable", False):
+            return _database_unavailable(request)
         if response.status_code < 400 or not _is_api(request):
             return response
         if response.get("Content-Type", "").startswith("application/json"):
