@@ -57,12 +57,28 @@ def _journaled(t: Tournament):
     )
 
 
+def _newest_first(t: Tournament):
+    """The journaled actions, newest first, read a page at a time (keyset on the id; pages of
+    1, 4, 16, then 64 events): the walks below almost always stop at the first one, and an
+    action's payload carries its undo journal, which can be large. ``.iterator()`` opened a
+    server-side cursor instead, which PostgreSQL materialises whole on commit outside a
+    transaction: every event of the day, payloads included, on each dashboard refresh."""
+    last, size = None, 1
+    while True:
+        rows = _journaled(t) if last is None else _journaled(t).filter(pk__lt=last)
+        page = list(rows[:size])
+        yield from page
+        if len(page) < size:
+            return
+        last, size = page[-1].pk, min(size * 4, 64)
+
+
 def undo_target(t: Tournament) -> Event | None:
     """The last action not undone yet. Actions that keep no journal and have no undo the
     general undo can call stop the walk: undoing past them would lose what they did."""
-    for e in (
-        _journaled(t).filter(undone=False).exclude(kind__in=SELF_UNDOS).iterator(chunk_size=50)
-    ):
+    for e in _newest_first(t):
+        if e.undone or e.kind in SELF_UNDOS:
+            continue
         if "undo" in (e.payload or {}) or e.kind in DELEGATED:
             return e
         if e.kind in NO_UNDO_NEEDED:
@@ -114,7 +130,7 @@ def action_undo(*, tournament_id: int, actor=None, expected: int | None = None) 
 
 def redo_target(t: Tournament) -> Event | None:
     redone = 0
-    for e in _journaled(t).iterator(chunk_size=50):
+    for e in _newest_first(t):
         payload = e.payload or {}
         if e.kind == "undo":
             if redone:
