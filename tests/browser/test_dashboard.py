@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
+from tests.browser.helpers import log_in as _log_in
 from tourney import services
 from tourney.models import ChipDenomination, Entry, Event, Tournament
 from tourney.services import colorup
@@ -31,14 +32,6 @@ NAMES = [
     "Kemal Yilmaz",
     "Lena Fischer",
 ]
-
-
-def _log_in(page, live_url: str, next_path: str) -> None:
-    page.goto(f"{live_url}/login/?next={next_path}")
-    page.fill("input[name=username]", "td")
-    page.fill("input[name=password]", "td-pass-123")
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_url}{next_path}")
 
 
 def _seconds(text: str) -> int:

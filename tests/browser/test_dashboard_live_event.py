@@ -10,18 +10,11 @@ from playwright.sync_api import expect
 
 from tables import services as table_services
 from tables.models import Move, Seat
+from tests.browser.helpers import log_in as _log_in
 from tourney import services
 from tourney.models import Entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _log_in(page, live_url: str, next_path: str) -> None:
-    page.goto(f"{live_url}/login/?next={next_path}")
-    page.fill("input[name=username]", "td")
-    page.fill("input[name=password]", "td-pass-123")
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_url}{next_path}")
 
 
 def test_a_bad_stack_is_named_in_the_open_deal_form(page, live_url, director, screenshot):

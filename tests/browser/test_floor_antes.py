@@ -7,18 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.helpers import log_in as _log_in
 from tourney import services
 from tourney.models import Level
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _log_in(page, live_url: str, next_path: str) -> None:
-    page.goto(f"{live_url}/login/?next={next_path}")
-    page.fill("input[name=username]", "td")
-    page.fill("input[name=password]", "td-pass-123")
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_url}{next_path}")
 
 
 def _row(page, n: int, seat: int, chips: int, *, rank: int | None = None, folded=False):

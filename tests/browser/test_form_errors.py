@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
+from tests.browser.helpers import log_in as _log_in
 from tourney import services
 from tourney.services.setup import MSG_PAYOUTS_ORDER
 from tourney.views.dashboard.base import MSG_NOT_A_NUMBER
@@ -29,14 +30,6 @@ def debug(request, settings):
 def debug_on(settings):
     settings.DEBUG = True
     return True
-
-
-def _log_in(page, live_url: str, next_path: str, user="td", password="td-pass-123") -> None:
-    page.goto(f"{live_url}/login/?next={next_path}")
-    page.fill("input[name=username]", user)
-    page.fill("input[name=password]", password)
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_url}{next_path}")
 
 
 def _debug_script_loaded(page) -> bool:

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
+from tests.browser.helpers import log_in as _log_in
 from tourney import services
 from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event
@@ -17,14 +18,6 @@ from tourney.selectors import money as money_reads
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 STACKS = (20000, 10000, 10000)
-
-
-def _log_in(page, live_url: str, next_path: str) -> None:
-    page.goto(f"{live_url}/login/?next={next_path}")
-    page.fill("input[name=username]", "td")
-    page.fill("input[name=password]", "td-pass-123")
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_url}{next_path}")
 
 
 def test_director_records_a_chip_chop_deal_from_the_money_panel(

@@ -11,6 +11,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tables.models import Seat
+from tests.browser.helpers import log_in as _log_in
 from tourney import services
 from tourney.models import Entry, Tournament
 from tourney.services import money
@@ -33,14 +34,6 @@ NAMES = [
     "Jonas Berg",
 ]
 DEAL = {"Ann Lee": 33000, "Bob Marsh": 29000, "Carla Diaz": 19000}  # 360 + 270 + 180
-
-
-def _log_in(page, live_url: str, next_path: str) -> None:
-    page.goto(f"{live_url}/login/?next={next_path}")
-    page.fill("input[name=username]", "td")
-    page.fill("input[name=password]", "td-pass-123")
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_url}{next_path}")
 
 
 def _final_three_with_a_deal(director) -> tuple[Tournament, dict[str, Entry]]:

@@ -11,18 +11,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
+from tests.browser.helpers import log_in as _log_in
 from tourney import services
 from tourney.models import ApiToken, Entry, Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _log_in(page, live_url: str, next_path: str) -> None:
-    page.goto(f"{live_url}/login/?next={next_path}")
-    page.fill("input[name=username]", "td")
-    page.fill("input[name=password]", "td-pass-123")
-    page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_url}{next_path}")
 
 
 def test_bust_undo_redo_and_filter_the_log(page, live_url, director, screenshot):
