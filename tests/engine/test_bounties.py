@@ -310,6 +310,12 @@ def test_the_draw_is_the_same_for_the_same_seed() -> None:
     assert sorted(draws(5)) == sorted(a for a, n in envelopes.items() for _ in range(n))
 
 
+def test_every_envelope_left_is_equally_likely() -> None:
+    # One envelope of 1 against three of 2: the 1 comes first about a quarter of the time.
+    firsts = [draw_envelope({1: 1, 2: 3}, random.Random(seed))[0] for seed in range(2_000)]
+    assert 400 < firsts.count(1) < 600
+
+
 def test_an_empty_envelope_set_is_refused_when_a_draw_is_needed() -> None:
     with pytest.raises(DomainError) as exc:
         award_hand(
