@@ -5,7 +5,10 @@ button silently. Screenshots in artifacts/screenshots/usability-*.png."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
+from django.test import Client
 from playwright.sync_api import expect
 
 from tests.browser.helpers import log_in as _log_in
@@ -96,17 +99,21 @@ def test_a_change_that_arrives_while_a_panel_is_swapped_in_is_not_lost(page, liv
     t = _tournament(director)
     _log_in(page, live_url, f"/td/{t.pk}/")
     held: list[bool] = []
+    client = Client()
+    client.force_login(director)
 
     def answer_then_start(route):
-        if held:
-            route.continue_()
-            return
+        """The tables as they are (no button yet), rendered here; then the start; then that
+        answer. Once: the next refresh of the tables goes to the server."""
         held.append(True)
-        before = route.fetch()  # the tables as they are: no button yet
+        url = urlsplit(route.request.url)
+        before = client.get(f"{url.path}?{url.query}", HTTP_HX_REQUEST="true")
         services.clock_action(tournament_id=t.pk, action="start", actor=director)
-        route.fulfill(response=before)
+        route.fulfill(
+            status=before.status_code, body=before.content, content_type=before["Content-Type"]
+        )
 
-    page.route("**/tables/**", answer_then_start)
+    page.route("**/tables/**", answer_then_start, times=1)
     page.evaluate(
         """() => {
           document.body.addEventListener("htmx:afterSwap", function (evt) {
@@ -119,10 +126,10 @@ def test_a_change_that_arrives_while_a_panel_is_swapped_in_is_not_lost(page, liv
           document.body.dispatchEvent(new CustomEvent("tourney-changed", { bubbles: true }));
         }"""
     )
-    expect(page.locator("#clock button[value=pause]")).to_be_visible()
+    expect(page.locator("#clock button[value=pause]")).to_be_visible(timeout=15_000)
     assert held == [True]
     # RULES 2.1: the start drew a button at each table; the tables panel shows both.
-    expect(page.locator("#tables .seat.dealer")).to_have_count(2)
+    expect(page.locator("#tables .seat.dealer")).to_have_count(2, timeout=15_000)
 
 
 def test_a_click_on_a_name_asks_before_it_moves_the_button(page, live_url, director):
