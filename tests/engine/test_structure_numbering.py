@@ -56,3 +56,16 @@ def test_number_to_index_and_back_is_the_identity(kinds, data):
         index = s.item_index_of(items, kind, number, field="f")
         assert items[index].kind == kind
         assert s.item_number_of(items, kind, index) == number
+
+
+def test_the_level_in_play_is_the_one_after_a_break():
+    """RULES 4.1 (the side-pot tool pre-fills its antes from it): at a level that level; at a
+    break the level after it; after the last level nothing."""
+    one = Item(LEVEL, 1200, small_blind=50, big_blind=100, big_blind_ante=100)
+    two = Item(LEVEL, 1200, small_blind=100, big_blind=200, big_blind_ante=200)
+    items = (one, BRK, two, BRK)
+    assert s.level_in_play(items, 0) is one
+    assert s.level_in_play(items, 1) is two
+    assert s.level_in_play(items, 2) is two
+    assert s.level_in_play(items, 3) is None
+    assert s.level_in_play((), 0) is None

@@ -223,6 +223,12 @@ def item_number_of(items: Sequence[Item], kind: str, index: int | None) -> int |
     return sum(1 for it in items[: index + 1] if it.kind == kind) or None
 
 
+def level_in_play(items: Sequence[Item], index: int) -> Item | None:
+    """The level whose blinds and antes the tables post with the clock at item ``index``: that
+    level, or during a break the level after it (RULES 4.1); None when no level follows."""
+    return next((it for it in items[max(index, 0) :] if it.kind == LEVEL), None)
+
+
 # -- chips ----------------------------------------------------------------------------------------
 
 

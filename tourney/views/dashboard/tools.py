@@ -83,15 +83,10 @@ def _floor_settle(data) -> dict[str, Any]:
 
 
 def _level_now(t: Tournament):
-    """The level being played (during a break: the next one), or None before any level."""
+    """The level being played (during a break: the next one), or None."""
     items = clock_reads.structure_items(t)
-    if not items:
-        return None
     index = clock_reads.clock_index(t) if t.status != Tournament.Status.SETUP else 0
-    for item in items[index:]:
-        if item.kind == "level":
-            return item
-    return None
+    return structure_engine.level_in_play(items, index)
 
 
 def _floor_race(data) -> dict[str, Any]:
