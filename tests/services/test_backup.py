@@ -25,7 +25,7 @@ from tourney.services import money
 from tourney.services.backup import tournament_import
 from tourney.services.undo import action_undo
 
-from .test_undo import _act, money_tournament, snapshot
+from .test_undo import ACTION_KINDS, _act, money_tournament, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -118,23 +118,7 @@ def round_trip(t: Tournament) -> tuple[dict, Tournament, dict]:
 
 ACTIONS = st.lists(
     st.tuples(
-        st.sampled_from(
-            [
-                "register",
-                "bust",
-                "bust2",
-                "button",
-                "move",
-                "pause",
-                "next",
-                "adjust",
-                "rebuy",
-                "addon",
-                "reenter",
-                "close_table",
-                "undo",
-            ]
-        ),
+        st.sampled_from([*ACTION_KINDS, "close_table", "undo"]),
         st.integers(0, 10**6),
     ),
     min_size=1,

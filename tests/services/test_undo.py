@@ -138,25 +138,25 @@ def test_redo_is_refused_after_a_new_action(director):
     assert err.value.code == "nothing_to_redo"
 
 
+# What _act can do to a tournament (tests/services/test_backup.py draws from them too).
+ACTION_KINDS = (
+    "register",
+    "bust",
+    "bust2",
+    "button",
+    "move",
+    "pause",
+    "next",
+    "previous",
+    "adjust",
+    "jump",
+    "rebuy",
+    "addon",
+    "reenter",
+)
 ACTIONS = st.lists(
     st.tuples(
-        st.sampled_from(
-            [
-                "register",
-                "bust",
-                "bust2",
-                "button",
-                "move",
-                "pause",
-                "next",
-                "previous",
-                "adjust",
-                "jump",
-                "rebuy",
-                "addon",
-                "reenter",
-            ]
-        ),
+        st.sampled_from(ACTION_KINDS),
         st.integers(0, 10**6),
         st.booleans(),  # then undo and redo it at once: the same state again
     ),
