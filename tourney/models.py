@@ -24,6 +24,12 @@ class Tournament(models.Model):
         HALF_OR_MORE = "half_or_more", "Half or more"
         MORE_THAN_HALF = "more_than_half", "More than half"
 
+    class BountyKind(models.TextChoices):  # RULES 9.1
+        NONE = "none", "No bounties"
+        FIXED = "fixed", "Knockout (fixed bounty)"
+        PROGRESSIVE = "progressive", "Progressive knockout (PKO)"
+        MYSTERY = "mystery", "Mystery bounties"
+
     class NameStyle(models.TextChoices):
         FULL = "full", "Full name"
         INITIAL = "initial", "First name and initial"
@@ -57,6 +63,15 @@ class Tournament(models.Model):
     addon_price = models.PositiveBigIntegerField(default=0)
     addon_fee = models.PositiveBigIntegerField(default=0)  # kept apart from the pool (RULES 8.1)
     addon_chips = models.PositiveIntegerField(default=0)
+    # RULES 9: the bounty part of each buy-in (kept apart from the pool and the fee), the
+    # PKO cash share, and the mystery envelopes left ({"amount": count}) with their stage.
+    bounty_kind = models.CharField(
+        max_length=12, choices=BountyKind.choices, default=BountyKind.NONE
+    )
+    bounty = models.PositiveBigIntegerField(default=0, help_text="Bounty part, smallest unit")
+    bounty_cash_percent = models.PositiveSmallIntegerField(default=50)
+    mystery_from_players = models.PositiveIntegerField(default=9)
+    mystery_envelopes = models.JSONField(default=dict, blank=True)
     registration_open = models.BooleanField(default=True)
     rebuys_open = models.BooleanField(default=True)
     # Rule settings (RULES 3.1, 3.7, 5.6) with the defaults of docs/rules.md; house options off.
@@ -218,6 +233,11 @@ class Entry(models.Model):
     chips_bought = models.PositiveBigIntegerField(default=0)
     paid = models.PositiveBigIntegerField(default=0, help_text="Prize-pool money paid")
     fee_paid = models.PositiveBigIntegerField(default=0)
+    # RULES 9.1: the bounty part this entry paid; the bounty on its head now (0 once out);
+    # the bounty money it has won in cash.
+    bounty_paid = models.PositiveBigIntegerField(default=0)
+    bounty = models.PositiveBigIntegerField(default=0)
+    bounty_won = models.PositiveBigIntegerField(default=0)
     rebuys = models.PositiveSmallIntegerField(default=0)
     addons = models.PositiveSmallIntegerField(default=0)
     # Stored places: the place is this plus ``tournament.place_lag`` (``Entry.place_now``).
@@ -265,6 +285,29 @@ class Entry(models.Model):
         if self.place is None:
             return None, None
         return self.place + lag, self.place_to + lag
+
+
+class Knockout(models.Model):
+    """Who eliminated whom (RULES 9.5-9.8): one row per winner of the pot that busted an
+    entry, with the bounty it took: ``cash`` paid, ``to_head`` added to the winner's own
+    bounty (PKO), ``envelope`` the mystery envelope drawn (shared by split winners). The
+    last player's own bounty is a row with ``busted`` = ``winner``. ``hand``: the
+    elimination's event."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="knockouts")
+    hand = models.PositiveBigIntegerField()
+    busted = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="knocked_out_by")
+    winner = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="knockouts")
+    cash = models.PositiveBigIntegerField(default=0)
+    to_head = models.PositiveBigIntegerField(default=0)
+    envelope = models.PositiveBigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["tournament", "hand"], name="knockout_by_hand")]
+
+    def __str__(self) -> str:
+        return f"{self.winner_id} knocked out {self.busted_id}"
 
 
 class Event(models.Model):

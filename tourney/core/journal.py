@@ -39,7 +39,7 @@ TOURNAMENT_FIELDS = (
 # The payout table and the frozen prizes (a thousand numbers each in a big field) are kept
 # only by the actions that change them, which say so first (``note_tournament``): copied
 # into every action's undo data they were most of its size.
-TOURNAMENT_NOTED_FIELDS = ("payout_percentages", "frozen_prizes")
+TOURNAMENT_NOTED_FIELDS = ("payout_percentages", "frozen_prizes", "mystery_envelopes")
 ENTRY_FIELDS = (
     "status",
     "chips_bought",
@@ -56,6 +56,8 @@ ENTRY_FIELDS = (
     "busted_at",
     "h4h_round",
     "deal_amount",
+    "bounty",  # RULES 9.11: the heads and the cash won come back with an undo
+    "bounty_won",
 )
 TABLE_FIELDS = ("status", "button_seat", "break_rank", "unavailable_seats")
 
@@ -87,7 +89,12 @@ class Journal:
         self.entries: dict[int, dict[str, Any]] = {}
         self.seats: dict[int, list | None] = {}  # entry id -> [table_id, number, waits] or None
         self.tables: dict[int, dict[str, Any]] = {}  # table id -> fields
-        self.created: dict[str, list[int]] = {"entry": [], "table": [], "player": []}
+        self.created: dict[str, list[int]] = {
+            "entry": [],
+            "table": [],
+            "player": [],
+            "knockout": [],
+        }
         self.events: list = []  # Event rows recorded by this action; the last is its own
         self.call: dict[str, Any] | None = None  # how to redo it
         self.changed: list = []  # earlier Events whose payload the action rewrote
@@ -292,7 +299,7 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
     """Put back the rows an action changed (inside the caller's transaction and lock).
     Returns the tournament fields for the caller to set on its locked row."""
     from tables.models import Seat, Table
-    from tourney.models import Entry, Player
+    from tourney.models import Entry, Knockout, Player
 
     tournament_id = payload["tournament_id"]
     seats = {int(k): v for k, v in payload["seats"].items()}
@@ -307,6 +314,8 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
         ).exclude(pk__in=list(entries)).update(place=F("place") - by, place_to=F("place_to") - by)
     # Free every seat the action touched, then put the old ones back: a batch may swap seats.
     Seat.objects.filter(entry_id__in=list(seats) + created.get("entry", [])).delete()
+    if created.get("knockout"):  # RULES 9.11: the knockouts of an undone elimination
+        Knockout.objects.filter(pk__in=created["knockout"]).delete()
     for pk, fields in entries.items():
         Entry.objects.filter(pk=pk).update(**{f: _restore(v) for f, v in fields.items()})
     for pk, fields in payload["tables"].items():

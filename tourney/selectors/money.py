@@ -203,6 +203,8 @@ def results_rows(t: Tournament) -> list[dict[str, Any]]:
             "name": e.player.name,
             "prize": e.prize,
             "deal": e.deal_amount is not None,
+            # RULES 9.9: the bounties won, apart from the prize
+            "bounties": e.bounty_won,
         }
         for e in rows
     ]

@@ -4,7 +4,7 @@ places are still provisional, hand for hand, and the end of the tournament."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -61,7 +61,11 @@ def places_provisional(t: Tournament, now: datetime | None = None) -> bool:
 
 
 def elimination_record(
-    *, tournament_id: int, busts: Sequence[tuple[int, int]], actor=None
+    *,
+    tournament_id: int,
+    busts: Sequence[tuple[int, int]],
+    winners: Mapping[Any, Sequence[int]] | Sequence[int] | None = None,
+    actor=None,
 ) -> dict[str, Any]:
     """Players broke in one hand, with their stacks at the start of it (RULES 7.1–7.3):
     places, then the breaks, redraws and balancing moves this causes (RULES 3), at once.
@@ -74,13 +78,24 @@ def elimination_record(
     says ``provisional`` then, and once registration closes the places are final: every entry
     ends with a place 1..N of its own (ties aside) in bust order.
 
+    ``winners``: who won the pot that busted them (RULES 9.5-9.7), one list for the hand or
+    one per busted entry (``bounties.winners_by_bust``); needed in a bounty event, recorded
+    as knockouts in any event. The bounties move inside the same action (RULES 9.11: undo
+    takes them back).
+
     Steps: validate (``_busts_checked``, ``_busted_read``), order (``_busts_placed``), unseat
-    (``_bust_rows``, ``_write_busts``), rebalance, place and pay (``_prizes_after``), record."""
+    (``_bust_rows``, ``_write_busts``), knockouts (``knockouts_record``), rebalance, place
+    and pay (``_prizes_after``), record."""
     from tables.selectors import settled_after
     from tables.services.balancing import nothing_to_rebalance
+    from tourney.services.bounties import knockouts_record, winners_by_bust, winners_json
 
     ids, stackless = _busts_checked(busts)
-    call = {"service": "elimination_record", "kwargs": {"busts": [list(b) for b in busts]}}
+    by_bust = winners_by_bust(ids, winners)
+    kwargs: dict[str, Any] = {"busts": [list(b) for b in busts]}
+    if by_bust:
+        kwargs["winners"] = winners_json(by_bust)
+    call = {"service": "elimination_record", "kwargs": kwargs}
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
@@ -120,26 +135,38 @@ def elimination_record(
             and waiting == 0
             and not earlier
             and not dealt
+            and not by_bust
+            and t.bounty_kind == Tournament.BountyKind.NONE
             and seated_now - len(ids) > 1
             and settled_after(t, summary, gone)
             and not place_is_paid(t, min(p.place for p in placed), top=summary.top_number)
         )
         if quiet:
             result = nothing_to_rebalance(t)
-            event.payload = _elimination_payload(busts, placed, before_rows, result, None)
+            event.payload = _elimination_payload(busts, placed, before_rows, result, None, [])
             _write_busts(t, event, ids, bust_rows, counters=j.seal(event))
-            return _elimination_answer(placed, entries, result, None, places_provisional(t))
+            return _elimination_answer(placed, entries, result, None, places_provisional(t), [])
         _write_busts(t, event, ids, bust_rows)
+        # RULES 9: the bounties go before anyone moves (the winners are paid where they sat).
+        paid = knockouts_record(
+            t, hand=event.pk, busted=entries, winners=by_bust, players_before=still_in
+        )
         for e in earlier:  # the round's earlier busts share the places anew (RULES 7.3)
             p = by_entry[e.pk]
             if (e.place, e.place_to) != (p.place, p.place_to):
                 Entry.objects.filter(pk=e.pk).update(place=p.place, place_to=p.place_to)
         result, alternates = _tables_after(t, event, waiting, summary, gone)
         winner = _winner_if_last(t, seated_now - len(ids) + len(alternates), now)
+        if winner is not None:
+            from tourney.services.bounties import last_player_bounty
+
+            paid += last_player_bounty(t, hand=event.pk, winner=winner)  # RULES 9.8
         _prizes_after(t, placed, [*entries.values(), *earlier], winner, dealt, summary)
-        event_payload_set(event, _elimination_payload(busts, placed, before_rows, result, winner))
+        event_payload_set(
+            event, _elimination_payload(busts, placed, before_rows, result, winner, paid)
+        )
         provisional = places_provisional(t)
-    return _elimination_answer(placed, entries, result, winner, provisional)
+    return _elimination_answer(placed, entries, result, winner, provisional, paid)
 
 
 def _busts_checked(busts: Sequence[tuple[int, int]]) -> tuple[list[int], list[int]]:
@@ -367,8 +394,9 @@ def tournament_end(t: Tournament, *, now: datetime) -> None:
     )
 
 
-def _elimination_payload(busts, placed, before_rows, result, winner) -> dict[str, Any]:
+def _elimination_payload(busts, placed, before_rows, result, winner, paid) -> dict[str, Any]:
     return {
+        "bounties": paid,
         "busts": [list(b) for b in busts],
         "places": [{"entry": p.entry, "place": p.place, "place_to": p.place_to} for p in placed],
         "before": before_rows,
@@ -378,8 +406,10 @@ def _elimination_payload(busts, placed, before_rows, result, winner) -> dict[str
     }
 
 
-def _elimination_answer(placed, entries, result, winner, provisional) -> dict[str, Any]:
+def _elimination_answer(placed, entries, result, winner, provisional, paid) -> dict[str, Any]:
     return {
+        # RULES 9: who takes what, and where they sit ("pay 150 bounty to seat 4, table 7")
+        "bounties": paid,
         "places": [
             {"entry": p.entry, "place": p.place, "place_to": p.place_to}
             for p in placed

@@ -139,6 +139,9 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
         chips_bought=t.starting_stack,
         paid=t.buy_in,
         fee_paid=t.fee,
+        # RULES 9.1: a new bounty with every entry (none on a mystery head)
+        bounty_paid=t.bounty if t.bounty_kind != Tournament.BountyKind.NONE else 0,
+        bounty=t.bounty if t.bounty_kind in HEAD_KINDS else 0,
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
     # Plain SQL, the next number computed by the INSERT itself (the row lock serialises);
@@ -175,6 +178,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
 
 
 ENTRY = Entry._meta.db_table
+HEAD_KINDS = (Tournament.BountyKind.FIXED, Tournament.BountyKind.PROGRESSIVE)
 NEXT_NUMBER_SQL = (
     f"(SELECT COALESCE(MAX(number), 0) + 1 FROM {Entry._meta.db_table} WHERE tournament_id = %s)"
 )

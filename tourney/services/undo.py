@@ -193,7 +193,7 @@ def action_redo(*, tournament_id: int, actor=None, expected: int | None = None) 
 
             kwargs["now"] = datetime.fromisoformat(kwargs["now"])
         if "busts" in kwargs:
-            kwargs["busts"] = [tuple(b) for b in kwargs["busts"]]
+            kwargs["busts"] = [tuple(b) for b in kwargs["busts"]]  # winners: {"busted": [ids]}
         token = redoing.set(target.pk)
         try:
             fn(tournament_id=tournament_id, actor=actor, **kwargs)
