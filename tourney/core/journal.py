@@ -38,8 +38,9 @@ TOURNAMENT_FIELDS = (
 )
 # The payout table and the frozen prizes (a thousand numbers each in a big field) are kept
 # only by the actions that change them, which say so first (``note_tournament``): copied
-# into every action's undo data they were most of its size.
-TOURNAMENT_NOTED_FIELDS = ("payout_percentages", "frozen_prizes", "mystery_envelopes")
+# into every action's undo data they were most of its size. The mystery envelopes left
+# (RULES 9.4) are kept the same way, by the actions that draw or set them.
+TOURNAMENT_NOTED_FIELDS = ("payout_percentages", "frozen_prizes")
 ENTRY_FIELDS = (
     "status",
     "chips_bought",

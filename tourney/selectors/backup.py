@@ -24,14 +24,23 @@ from django.db.models import Model
 
 from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
-from tourney.models import ChipDenomination, Entry, Event, Level, Player, Tournament
+from tourney.models import ChipDenomination, Entry, Event, Knockout, Level, Player, Tournament
 
 FORMAT = 1
 APPS = ("tourney", "tables")
 # Every model with a foreign key to Tournament, in the order an import writes them (a row
 # after the rows it names). tests/services/test_backup.py fails when a model with such a key
 # is neither here nor in NOT_EXPORTED.
-EXPORTED: tuple[type[Model], ...] = (Level, ChipDenomination, Table, Entry, Event, Seat, Move)
+EXPORTED: tuple[type[Model], ...] = (
+    Level,
+    ChipDenomination,
+    Table,
+    Entry,
+    Event,
+    Seat,
+    Move,
+    Knockout,
+)
 # Models with a key to Tournament that a backup leaves out on purpose, with the reason.
 NOT_EXPORTED: dict[str, str] = {}
 # Kept by the database itself (triggers): an import lets the database set them again.
@@ -178,6 +187,15 @@ def _plain(d: dict[str, Any], fn: IdMap, keyed: set[str]) -> dict[str, Any]:
             out[key] = [fn(kind, x) if _int(x) else x for x in v]
         elif key == "busts" and isinstance(v, list):
             out[key] = [[fn("entry", b[0]), *b[1:]] for b in v]
+        elif key == "bounties" and isinstance(v, list):  # an elimination's (RULES 9)
+            out[key] = [
+                {**p, "busted": fn("entry", p["busted"]), "winner": fn("entry", p["winner"])}
+                for p in v
+            ]
+        elif key == "winners" and isinstance(v, dict):  # a redo's winners by busted entry
+            out[key] = {
+                str(fn("entry", int(k))): [fn("entry", x) for x in ids] for k, ids in v.items()
+            }
         elif key == "places" and isinstance(v, list):
             out[key] = [{**p, "entry": fn("entry", p["entry"])} for p in v]
         elif key == "players" and isinstance(v, list):  # a chip race's players

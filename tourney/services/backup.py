@@ -28,6 +28,7 @@ from tourney.models import (
     ChipDenomination,
     Entry,
     Event,
+    Knockout,
     Level,
     Player,
     Tournament,
@@ -49,7 +50,7 @@ class _Maps:
 
     def __init__(self) -> None:
         self.ids: dict[str, dict[int, int]] = {
-            k: {} for k in ("entry", "player", "event", "move", "table")
+            k: {} for k in ("entry", "player", "event", "move", "table", "knockout")
         }
 
     def __call__(self, kind: str, old: int) -> int:
@@ -181,7 +182,20 @@ def _write(doc: dict[str, Any], actor) -> Tournament:
         "move",
         maps,
     )
-    # The log's payloads name moves and events: written once every id is known.
+    _create(
+        Knockout,
+        rows.get(label(Knockout), []),
+        t,
+        users,
+        {
+            "busted_id": lambda v: maps("entry", v),
+            "winner_id": lambda v: maps("entry", v),
+            "hand": lambda v: maps.ids["event"].get(v, v),
+        },
+        "knockout",
+        maps,
+    )
+    # The log's payloads name moves, events and knockouts: written once every id is known.
     for r, e in zip(event_rows, events, strict=True):
         e.payload = payload_ids(r["kind"], r.get("payload"), maps, t.pk)
     Event.objects.bulk_update(events, ["payload"], batch_size=500)
