@@ -37,6 +37,7 @@ from tourney.engine.bounties import (
     Payment,
     Winner,
     apply_award,
+    award_deal,
     award_hand,
     award_last_player,
     bounty_money_in_play,
@@ -246,6 +247,34 @@ def test_the_last_player_of_a_mystery_event_takes_the_envelopes_left() -> None:
     award = award_last_player(settings=MYST, entry=3, bounty=0, envelopes={100: 1, 5_000: 1})
     assert award.cash == 5_100 and award.envelopes == {}
     assert award.draws == (Draw(3, 100), Draw(3, 5_000))
+
+
+# RULES 9.10 -------------------------------------------------------------------------------
+
+
+def test_a_deal_with_the_bounties_pays_each_player_their_own_head() -> None:
+    heads = {3: 12_500, 4: 5_000, 5: 0}
+    players = [Winner(3, 1, 2), Winner(4, 1, 5), Winner(5, 1, 7)]
+    award = award_deal(settings=PKO, heads=heads, players=players)
+    assert award.payments == (Payment(3, 3, 12_500, 0), Payment(4, 4, 5_000, 0))
+    assert apply_award(heads, award) == {}  # nothing left on any head
+    assert award.cash == sum(heads.values())
+
+
+def test_a_mystery_deal_shares_the_envelopes_left_odd_units_by_table_then_seat() -> None:
+    players = [Winner(9, 2, 1), Winner(4, 1, 5), Winner(7, 1, 2)]
+    award = award_deal(settings=MYST, heads={}, players=players, envelopes={100: 1, 1_001: 1})
+    # 1,101 shared by three: 367 each, no odd unit; 1,102 would give table 1 seat 2 the unit
+    assert award.cash_by_winner() == {4: 367, 7: 367, 9: 367} and award.envelopes == {}
+    award = award_deal(settings=MYST, heads={}, players=players, envelopes={1_102: 1})
+    assert award.cash_by_winner() == {4: 367, 7: 368, 9: 367}
+
+
+def test_a_deal_without_bounties_pays_nothing_and_repeats_are_refused() -> None:
+    assert award_deal(settings=BountySettings(), heads={3: 0}, players=[Winner(3)]).cash == 0
+    with pytest.raises(DomainError) as exc:
+        award_deal(settings=PKO, heads={3: 1}, players=[Winner(3), Winner(3)])
+    assert exc.value.code == "duplicate_entry"
 
 
 def test_without_bounties_nothing_is_paid() -> None:

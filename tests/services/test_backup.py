@@ -18,7 +18,7 @@ from tables import services as ts
 from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine.errors import DomainError
-from tourney.models import Entry, Event, Player, Tournament
+from tourney.models import Entry, Event, Knockout, Player, Tournament
 from tourney.selectors import backup as reads
 from tourney.selectors.money import money_summary
 from tourney.services import money
@@ -36,6 +36,7 @@ KIND_OF = {
     "tourney.event": "event",
     "tables.table": "table",
     "tables.move": "move",
+    "tourney.knockout": "knockout",
 }
 # Columns naming another row (their attribute name), by the kind they name.
 REFS = {
@@ -45,6 +46,9 @@ REFS = {
     "event_id": "event",
     "table_id": "table",
     "bust_hand": "event",
+    "busted_id": "entry",
+    "winner_id": "entry",
+    "hand": "event",
 }
 NOW = datetime(2026, 5, 1, 18, tzinfo=UTC)
 
@@ -208,10 +212,15 @@ def _live_event(director) -> Tournament:
         clock.shift(300)
         money.entry_rebuy(tournament_id=t.pk, entry_id=e[0].pk, actor=director)
         money.entry_addon(tournament_id=t.pk, entry_id=e[1].pk, actor=director)
-        services.elimination_record(tournament_id=t.pk, busts=[(e[2].pk, 100)], actor=director)
-        services.entry_reenter(tournament_id=t.pk, entry_id=e[2].pk, actor=director)
         services.elimination_record(
-            tournament_id=t.pk, busts=[(e[3].pk, 100), (e[4].pk, 200)], actor=director
+            tournament_id=t.pk, busts=[(e[2].pk, 100)], winners=[e[0].pk], actor=director
+        )
+        services.entry_reenter(tournament_id=t.pk, entry_id=e[2].pk, actor=director)
+        services.elimination_record(  # a split pot (RULES 9.5): two knockouts each
+            tournament_id=t.pk,
+            busts=[(e[3].pk, 100), (e[4].pk, 200)],
+            winners=[e[0].pk, e[1].pk],
+            actor=director,
         )
         seat = Seat.objects.filter(tournament=t).select_related("table").first()
         taken = set(Seat.objects.filter(table=seat.table).values_list("number", flat=True))
@@ -238,6 +247,11 @@ def test_a_live_event_round_trips_with_its_log_moves_and_clock(director):
         == Move.objects.filter(tournament=t).count()
         > 0
     )
+    assert (  # RULES 9: the knockouts, their winners and money come along
+        sorted(Knockout.objects.filter(tournament=copy).values_list("winner__number", "cash"))
+        == sorted(Knockout.objects.filter(tournament=t).values_list("winner__number", "cash"))
+    )
+    assert Knockout.objects.filter(tournament=copy).count() == 5
     assert (
         Event.objects.filter(tournament=copy).count() == Event.objects.filter(tournament=t).count()
     )

@@ -17,7 +17,8 @@ from tests.conftest import TWO_LEVELS
 from tourney import services
 from tourney.core import events
 from tourney.engine.errors import DomainError
-from tourney.models import Entry, Event, Level, Player, Tournament
+from tourney.models import Entry, Event, Knockout, Level, Player, Tournament
+from tourney.selectors.bounties import bounty_totals
 from tourney.services import accounts, money, setup
 from tourney.services.undo import (
     MSG_CANNOT_UNDO,
@@ -79,6 +80,12 @@ def snapshot(t: Tournament, *, times: bool = True) -> dict:
         "moves": _rows(Move, {"entry": entry_no.get, "event": bool}, tournament=t),
         "levels": _rows(Level, {}, tournament=t),
         "players": sorted(player.values()),
+        # RULES 9.11: who knocked out whom, and the bounty money each took
+        "knockouts": _rows(
+            Knockout,
+            {"busted": entry_no.get, "winner": entry_no.get, "hand": hand_no.get},
+            tournament=t,
+        ),
     }
 
 
@@ -166,7 +173,8 @@ ACTIONS = st.lists(
 
 
 def money_tournament(director) -> Tournament:
-    """Rebuys, an add-on in the first level (``addon_at=0``) and re-entries (RULES 4.4)."""
+    """Rebuys, an add-on in the first level (``addon_at=0``) and re-entries (RULES 4.4), and
+    progressive knockouts (RULES 9.3)."""
     return services.tournament_create(
         actor=director,
         name="H",
@@ -185,8 +193,17 @@ def money_tournament(director) -> Tournament:
             "addon_price": 3000,
             "addon_chips": 15000,
             "added_money": 10000,
+            "bounty_kind": "progressive",
+            "bounty": 2001,  # odd: the cash share rounds (RULES 9.3)
         },
     )
+
+
+def bounty_money_conserved(t: Tournament) -> None:
+    """RULES 9.1: every entry's bounty part is paid to someone or still on a head."""
+    totals = bounty_totals(Tournament.objects.get(pk=t.pk))
+    assert totals["collected"] == totals["paid"] + totals["on_heads"] + totals["in_envelopes"]
+    assert not Entry.objects.filter(tournament=t, status="busted", bounty__gt=0).exists()
 
 
 def _act(t: Tournament, director, kind: str, rng: random.Random) -> bool:
@@ -200,7 +217,9 @@ def _act(t: Tournament, director, kind: str, rng: random.Random) -> bool:
     elif kind in ("bust", "bust2") and len(seated) > 2:
         k = 2 if kind == "bust2" and len(seated) > 3 else 1
         busts = [(pk, rng.choice([100, 200])) for pk in rng.sample(seated, k)]
-        services.elimination_record(tournament_id=tid, busts=busts, actor=director)
+        left = [pk for pk in seated if pk not in {b[0] for b in busts}]
+        winners = rng.sample(left, rng.choice([1, 1, 2]) if len(left) > 1 else 1)
+        services.elimination_record(tournament_id=tid, busts=busts, winners=winners, actor=director)
     elif kind == "button":
         table = rng.choice(list(Table.objects.filter(tournament=t, status="open")))
         ts.table_set_button(
@@ -272,6 +291,7 @@ def test_random_actions_undone_in_reverse_restore_every_snapshot(director, actio
                 assert snapshot(t) == before  # a refusal changes nothing
                 continue
             snaps.append(before)
+            bounty_money_conserved(t)
             if redo:
                 after = snapshot(t)
                 action_undo(tournament_id=t.pk, actor=director)

@@ -387,6 +387,32 @@ def award_last_player(
     return Award((payment,), removed, {}, draws, {})
 
 
+def award_deal(
+    *,
+    settings: BountySettings,
+    heads: Mapping[int, int],
+    players: Sequence[Winner],
+    envelopes: Mapping[int, int] | None = None,
+) -> Award:
+    """A deal that includes the bounties (RULES 9.10): the bounty money still in play is paid
+    out now, and no bounty is won after it. Fixed and PKO: each player still in takes the
+    bounty on their own head, whole, in cash. Mystery: the envelopes left are shared equally
+    by the players (``split_among``: the odd units by table, then seat)."""
+    left = check_envelopes(envelopes or {})
+    ids = [w.entry for w in players]
+    if len(set(ids)) != len(ids):
+        raise DomainError("duplicate_entry", MSG_DUPLICATE_ENTRY, fields={"players": ids})
+    removed = {e: _amount("bounty", heads.get(e, 0)) for e in ids}
+    if settings.kind == NONE:
+        return Award(removed=removed, envelopes=left)
+    if settings.kind != MYSTERY:
+        payments = tuple(Payment(e, e, removed[e], 0) for e in sorted(ids) if removed[e])
+        return Award(payments, removed, envelopes=left)
+    shares = split_among(envelope_total(left), players) if players else {}
+    payments = tuple(Payment(e, e, shares[e], 0) for e in sorted(ids) if shares.get(e))
+    return Award(payments, removed, envelopes={})
+
+
 def bounty_takers(*, seat: int, pots: Iterable[Pot]) -> tuple[int, ...]:
     """The seats that take the bounty of the player busted at ``seat`` (RULES 9.7): the
     winners of the last pot (main pot first, as ``pots.settle`` lists them) the player was

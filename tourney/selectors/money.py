@@ -15,6 +15,7 @@ from tourney.engine import payouts as payouts_engine
 from tourney.engine.errors import DomainError
 from tourney.engine.icm import icm_equities
 from tourney.models import Entry, Tournament
+from tourney.selectors.bounties import bounty_totals, has_bounties
 
 MSG_DEAL_EXISTS = "A deal is already recorded for this tournament."
 MSG_DEAL_FEW_PLAYERS = "A deal needs at least two players still in."
@@ -260,9 +261,17 @@ def deal_quote(t: Tournament, stacks: Mapping[Any, int] | None = None) -> dict[s
         raise DomainError("deal_needs_players", MSG_DEAL_FEW_PLAYERS, status=409)
     unpaid = list(prizes_of(t)[: len(remaining)])
     players = [
-        {"entry": e.pk, "number": e.number, "name": e.player.name, "stack": None} for e in remaining
+        {
+            "entry": e.pk,
+            "number": e.number,
+            "name": e.player.name,
+            "stack": None,
+            "bounty": e.bounty,  # RULES 9.10: what each takes if the bounties are included
+        }
+        for e in remaining
     ]
     out: dict[str, Any] = {
+        "bounties_in_play": bounty_totals(t)["in_play"] if has_bounties(t) else 0,
         "unpaid": sum(unpaid),
         "unpaid_prizes": unpaid,
         "rounding_unit": t.rounding_unit,

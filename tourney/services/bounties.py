@@ -14,7 +14,7 @@ from tourney.core.journal import current as journal_current
 from tourney.core.rng import next_rng
 from tourney.engine import bounties as engine
 from tourney.engine.errors import DomainError
-from tourney.models import Entry, Knockout, Tournament
+from tourney.models import Entry, Event, Knockout, Tournament
 from tourney.selectors.bounties import (
     bounty_totals,
     envelopes_drawn,
@@ -118,31 +118,51 @@ def knockouts_record(
         )
         for eid, ws in winners.items()
     ]
-    if settings.kind == engine.NONE:
-        award = engine.Award(
-            payments=tuple(
-                engine.Payment(busted=b.entry, winner=w.entry, cash=0, to_head=0)
-                for b in sorted(engine_busts, key=lambda b: b.entry)
-                for w in b.winners
-            ),
-            removed={b.entry: b.bounty for b in engine_busts},
-        )
+    award = _hand_award(t, settings, engine_busts, players_before)
+    _award_write(t, hand, award, ids)
+    return _payments_answer(award, seats)
+
+
+def _hand_award(t: Tournament, settings, busts: list[engine.Bust], players_before: int):
+    """The engine's award of the hand; the eliminators of a bust that pays nothing (no
+    bounties, a mystery bust before the stage or after a deal took the envelopes) are
+    recorded with no money."""
+    draw = settings.kind == engine.MYSTERY and engine.mystery_draw_due(
+        settings=settings, players_before=players_before
+    )
+    if settings.kind == engine.NONE or (settings.kind == engine.MYSTERY and not draw):
+        award = engine.Award(removed={b.entry: b.bounty for b in busts})
+    elif draw and _shared_in_a_deal(t):
+        award = engine.Award(removed={b.entry: b.bounty for b in busts})
     else:
-        envelopes, rng = {}, None
-        if engine.mystery_draw_due(settings=settings, players_before=players_before):
-            envelopes = _envelopes_for_draw(t)
-            rng, _ = next_rng(t)
         award = engine.award_hand(
             settings=settings,
-            busts=engine_busts,
+            busts=busts,
             players_before=players_before,
-            envelopes=envelopes,
-            rng=rng,
+            envelopes=_envelopes_for_draw(t) if draw else {},
+            rng=next_rng(t)[0] if draw else None,
         )
         if award.draws:
             _envelopes_write(t, award.envelopes)
-    _award_write(t, hand, award, ids)
-    return _payments_answer(award, seats)
+    paid = {p.busted for p in award.payments}
+    unpaid = tuple(
+        engine.Payment(busted=b.entry, winner=w.entry, cash=0, to_head=0)
+        for b in sorted(busts, key=lambda b: b.entry)
+        if b.entry not in paid
+        for w in b.winners
+    )
+    if not unpaid:
+        return award
+    return engine.Award(
+        award.payments + unpaid, award.removed, award.added, award.draws, award.envelopes
+    )
+
+
+def _shared_in_a_deal(t: Tournament) -> bool:
+    """Whether a deal took the bounty money left (RULES 9.10): nothing is drawn after it."""
+    return Event.objects.filter(
+        tournament=t, kind="deal_recorded", undone=False, payload__include_bounties=True
+    ).exists()
 
 
 def _envelopes_for_draw(t: Tournament) -> dict[int, int]:
@@ -234,3 +254,26 @@ def last_player_bounty(t: Tournament, *, hand: int, winner: Entry) -> list[dict[
     _award_write(t, hand, award, [winner.pk])
     where = (winner.bust_table, winner.bust_seat, "")
     return _payments_answer(award, {winner.pk: where})
+
+
+def deal_bounties(t: Tournament, *, hand: int, remaining: Sequence[Entry]) -> list[dict[str, Any]]:
+    """A deal that includes the bounties (RULES 9.10), inside ``deal_record``'s action: each
+    player still in takes their own bounty in cash (a mystery event's envelopes left are
+    shared), recorded as their own-bounty knockouts; no bounty money is left in play."""
+    if not has_bounties(t):
+        return []
+    settings = settings_of(t)
+    seats = _winner_seats(t, {e.pk for e in remaining})
+    players = [
+        engine.Winner(
+            entry=e.pk, table=seats.get(e.pk, (0, 0, ""))[0], seat=seats.get(e.pk, (0, 0, ""))[1]
+        )
+        for e in remaining
+    ]
+    heads = dict(Entry.objects.filter(pk__in=[e.pk for e in remaining]).values_list("pk", "bounty"))
+    envelopes = envelopes_of(t) if settings.kind == engine.MYSTERY else {}
+    award = engine.award_deal(settings=settings, heads=heads, players=players, envelopes=envelopes)
+    if settings.kind == engine.MYSTERY and envelopes:
+        _envelopes_write(t, award.envelopes)
+    _award_write(t, hand, award, [e.pk for e in remaining])
+    return _payments_answer(award, seats)

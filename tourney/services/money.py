@@ -28,7 +28,7 @@ from typing import Any
 
 from django.db.models import F, Q
 
-from tourney.core.events import record_event
+from tourney.core.events import event_payload_set, record_event
 from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
 from tourney.core.rows import kept_cursor
@@ -476,10 +476,16 @@ def deal_record(
     agreed: Iterable[Any] | None = None,
     actor=None,
     stacks: Mapping[Any, int] | None = None,
+    include_bounties: bool = False,
 ) -> dict[int, int]:
     """Record the deal the players still in agreed (RULES 8.3): one amount per remaining
     player, adding up exactly to the unpaid prize money (``check_deal``). Each amount replaces
     that player's place prize when they finish.
+
+    ``include_bounties`` (RULES 9.10): the director includes the bounties still in play in
+    the deal: each player takes the bounty on their own head in cash now (a mystery event's
+    envelopes left are shared equally), and no bounty is won after. Without it the bounties
+    stay as they are and are won as before.
 
     ``agreed``: the entries whose players said yes, as the director confirms them one by one
     (a tick per player on the dashboard, ``agreed`` in the API). RULES 8.3 records a deal
@@ -495,6 +501,8 @@ def deal_record(
         "agreed": said_yes,
         "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
     }
+    if include_bounties:
+        kwargs["include_bounties"] = True
     with _action(tournament_id, "deal_record", kwargs) as t:
         if deal_recorded(t):
             raise DomainError("deal_exists", MSG_DEAL_EXISTS, status=409)
@@ -524,7 +532,7 @@ def deal_record(
         for e in remaining:
             e.deal_amount = by_entry[e.pk]
         Entry.objects.bulk_update(remaining, ["deal_amount"])
-        record_event(
+        event = record_event(
             t,
             "deal_recorded",
             {
@@ -533,9 +541,15 @@ def deal_record(
                 "agreed": ids,
                 "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
                 "unpaid": sum(unpaid),
+                "include_bounties": include_bounties,
             },
             actor,
         )
+        if include_bounties:
+            from tourney.services.bounties import deal_bounties
+
+            event.payload["bounties"] = deal_bounties(t, hand=event.pk, remaining=remaining)
+            event_payload_set(event, event.payload)
         prizes_assign(t)
     return {i: by_entry[i] for i in ids}
 
