@@ -318,3 +318,25 @@ def money_reads_prizes(t: Tournament) -> tuple[int, ...]:
 def _split(total: int) -> list[int]:
     third = total // 3
     return [total - 2 * third, third, third]
+
+
+def test_a_reentry_carries_a_new_bounty_and_a_rebuy_none(director):
+    # RULES 9.1: a re-entry is a new entry with a new bounty; a rebuy buys prize-pool chips
+    from tourney.services import money
+
+    t = _create(director, players=12, kind="progressive", reentries_allowed=1, rebuy_price=4000)
+    t.rebuy_chips = 10000
+    Tournament.objects.filter(pk=t.pk).update(rebuy_chips=10000)
+    x, w, *_ = _at_table(t, 1)
+    money.entry_rebuy(tournament_id=t.pk, entry_id=w.pk, actor=director)
+    w.refresh_from_db()
+    assert (w.bounty_paid, w.bounty) == (2000, 2000)
+    services.elimination_record(
+        tournament_id=t.pk, busts=[(x.pk, None)], winners=[w.pk], actor=director
+    )
+    new = services.entry_reenter(tournament_id=t.pk, entry_id=x.pk, actor=director)
+    new.refresh_from_db()
+    assert (new.bounty_paid, new.bounty, new.bounty_won) == (2000, 2000, 0)
+    totals = bounty_totals(t)
+    assert totals["collected"] == 13 * 2000
+    assert totals["collected"] == totals["paid"] + totals["on_heads"]
