@@ -69,3 +69,30 @@ def test_the_simulation_follows_the_moves_when_a_late_entry_opens_a_table(monkey
     call_command("simulate", entries=300, seats=10, seed=1, as_json=True, quiet=True, stdout=out)
     assert json.loads(out.getvalue())["invariants_ok"] is True
     assert len(opened) >= 2  # tables did open during late registration
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["fixed", "progressive"])
+def test_a_knockout_event_pays_every_bounty_by_its_end(kind):
+    """RULES 9: each hand's winner takes the bounties; the money is conserved after every
+    check and wholly paid at the end (the last player takes their own, RULES 9.8)."""
+    from tourney.models import Knockout
+
+    out = StringIO()
+    call_command(
+        "simulate", entries=90, seats=9, seed=3, as_json=True, quiet=True, bounty=kind, stdout=out
+    )
+    summary = json.loads(out.getvalue())
+    assert summary["invariants_ok"] is True
+    assert summary["checks"]["bounty money conserved"] >= 2
+    t = Tournament.objects.get(pk=summary["tournament"])
+    entries = Entry.objects.filter(tournament=t)
+    assert (
+        summary["bounties_paid"]
+        == 5000 * entries.count()
+        == sum(entries.values_list("bounty_won", flat=True))
+    )
+    # every entry but the winner was knocked out by someone (a split pot never happens here)
+    assert Knockout.objects.filter(tournament=t).exclude(busted=t.entries.get(place=1)).count() == (
+        entries.count() - 1
+    )

@@ -36,6 +36,7 @@ from tourney.engine.errors import DomainError
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.selectors import clock as clock_reads
 from tourney.selectors import money as money_reads
+from tourney.selectors.bounties import bounty_totals
 from tourney.services import colorup, maintenance
 
 
@@ -69,12 +70,14 @@ class Simulation:
         reentry_rate: float,
         out=sys.stderr,
         progress: bool = True,
+        bounty: str = "none",
     ):
         self.n = entries
         self.seats = seats
         self.rng = random.Random(seed)
         self.seed = seed
         self.reentry_rate = reentry_rate
+        self.bounty = bounty  # RULES 9: none, fixed, progressive (5,000 a head)
         self.out = out
         self.progress = progress
         self.stacks: dict[int, int] = {}
@@ -153,7 +156,13 @@ class Simulation:
                 fee=1000,
                 seed=self.seed,
                 levels=levels,
-                options={"late_reg_until": 8, "reentries_allowed": 1, "rounding_unit": 100},
+                options={
+                    "late_reg_until": 8,
+                    "reentries_allowed": 1,
+                    "rounding_unit": 100,
+                    "bounty_kind": self.bounty,
+                    "bounty": 5000 if self.bounty != "none" else 0,
+                },
             )
             self.items = clock_reads.structure_items(self.t)
         with self.timed("registration"):
@@ -292,7 +301,12 @@ class Simulation:
         busts = [(e, self.stacks[e]) for e in losers]
         if len(self.where) - k < 1:
             busts = busts[:1]
-        result = services.elimination_record(tournament_id=self.t.pk, busts=busts, actor=self.user)
+        result = services.elimination_record(
+            tournament_id=self.t.pk,
+            busts=busts,
+            winners=[winner] if self.bounty != "none" else None,  # RULES 9.5
+            actor=self.user,
+        )
         self.counts["busts"] += len(busts)
         self.counts["hands"] += 1
         if len(busts) > 1:
@@ -425,6 +439,18 @@ class Simulation:
                 self.fail("the next table to break could have broken (fewest tables)", when)
             self.checks["fewest tables"] += 1
         self.check_chips(when)
+        self.check_bounties(when)
+
+    def check_bounties(self, when: str, *, end: bool = False) -> None:
+        """RULES 9.1: every bounty part paid is won or still on a head (all won at the end)."""
+        if self.bounty == "none":
+            return
+        money = bounty_totals(self.t)
+        if money["collected"] != money["paid"] + money["on_heads"] or money["collected"] < 1:
+            self.fail(f"bounty money not conserved: {money}", when)
+        if end and money["on_heads"]:
+            self.fail(f"bounties left on heads at the end: {money}", when)
+        self.checks["bounty money conserved"] += 1
 
     def final_checks(self) -> dict[str, Any]:
         t = self.t
@@ -453,6 +479,7 @@ class Simulation:
         self.checks["prizes sum to the pool"] += 1
         if t.status != Tournament.Status.FINISHED:
             self.fail("the tournament did not finish", "at the end")
+        self.check_bounties("at the end", end=True)
         winner = Entry.objects.get(tournament=t, place=1)
         return {
             "tournament": t.pk,
@@ -469,6 +496,7 @@ class Simulation:
             "races": self.counts["races"],
             "tables_opened": Table.objects.filter(tournament=t).count(),
             "prize_pool": pool,
+            "bounties_paid": bounty_totals(t)["paid"],
             "paid_places": sum(1 for r in rows if r[2] > 0),
             "winner": {"entry": winner.pk, "name": winner.player.name, "prize": winner.prize},
             "chips_in_play": selectors.total_chips(t),
@@ -489,8 +517,14 @@ class Command(BaseCommand):
             "--json", action="store_true", dest="as_json", help="print the summary as JSON"
         )
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
+        parser.add_argument(
+            "--bounty",
+            choices=("none", "fixed", "progressive"),
+            default="none",
+            help="a knockout event: 50.00 bounties, the hand's winner takes them (RULES 9)",
+        )
 
-    def handle(self, *args, entries, seats, seed, reentry_rate, as_json, quiet, **opts):
+    def handle(self, *args, entries, seats, seed, reentry_rate, as_json, quiet, bounty, **opts):
         if not 2 <= entries <= 100_000:
             raise CommandError("--entries must be between 2 and 100,000")
         if not 2 <= seats <= 12:
@@ -499,7 +533,12 @@ class Command(BaseCommand):
         # end, so a caller's process (the test suite) collects as before.
         gc.freeze()
         sim = Simulation(
-            entries=entries, seats=seats, seed=seed, reentry_rate=reentry_rate, progress=not quiet
+            entries=entries,
+            seats=seats,
+            seed=seed,
+            reentry_rate=reentry_rate,
+            progress=not quiet,
+            bounty=bounty,
         )
         try:
             summary = sim.run()
