@@ -17,6 +17,8 @@ Readings of the issue where it is silent:
 - A copy takes every setting, the chip set, the structure and as many tables as the source
   opened at its creation; never its entries, seats or money. A payout table is copied only when
   the director set one (the table a freeze pinned was sized for last week's field).
+- Bounties (RULES 9.1): the buy-in field is the prize-pool part, the desk's price is buy-in +
+  bounty + fee. A copy takes the bounty settings, not the mystery envelopes (the ones left).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from django.db import transaction
 from tables.models import Move
 from tourney.core.events import record_event
 from tourney.core.locking import lock_tournament
+from tourney.engine import bounties as bounty_engine
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.clock import BREAK, LEVEL
@@ -62,6 +65,9 @@ MSG_PAYOUTS_ORDER = (
     'first, each no more than the one before (e.g. "50 30 20").'
 )
 MSG_STRUCTURE_PROBLEMS = "The chip set cannot pay this structure."
+MSG_ENVELOPE_LINE = 'Envelopes "{part}": write amount x count, like "5000 x 10, 1000 x 40".'
+MSG_ENVELOPE_AMOUNT = 'Envelopes "{part}": the amount must be 0.01 or more, like 100 or 12.50.'
+MSG_ENVELOPE_COUNT = 'Envelopes "{part}": the count must be a whole number from 1 to 1,000,000.'
 
 STRUCTURE_CHOICES = (
     ("regular", "Regular (20-minute levels)"),
@@ -189,6 +195,38 @@ def levels_text(items: Sequence[clock_engine.Item]) -> str:
     return "\n".join(lines)
 
 
+_ENVELOPE = re.compile(r"^(?P<amount>[\d,]+(\.\d\d?)?)(\s*[x×*]\s*(?P<count>\d+))?$", re.I | re.A)
+# items split at new lines, semicolons and commas, but not the comma of "5,000"
+_ENVELOPE_SEP = re.compile(r"[;\n]+|,(?!\d{3}(?!\d))", re.A)
+
+
+def _envelope_refusal(msg: str, part: str) -> DomainError:
+    msg = msg.format(part=part[:40])
+    return DomainError("bad_envelopes", msg, fields={"mystery_envelopes": msg})
+
+
+def parse_envelopes(text: str | None) -> dict[int, int]:
+    """ "5000 x 10, 1000 x 40" (amount x count in currency units; an amount alone is one
+    envelope; the same amount twice adds up) → {500000: 10, 100000: 40}; empty → {}
+    (RULES 9.4)."""
+    out: dict[int, int] = {}
+    for raw in _ENVELOPE_SEP.split(text or ""):
+        part = " ".join(raw.split())
+        if not part:
+            continue
+        m = _ENVELOPE.match(part)
+        if m is None:
+            raise _envelope_refusal(MSG_ENVELOPE_LINE, part)
+        amount = parse_money(m["amount"], "mystery_envelopes")  # at most 2 decimals: the regex
+        if amount < 1:
+            raise _envelope_refusal(MSG_ENVELOPE_AMOUNT, part)
+        count = ascii_int(m["count"], 7) if m["count"] else 1
+        if not count or count > 10**6:
+            raise _envelope_refusal(MSG_ENVELOPE_COUNT, part)
+        out[amount] = out.get(amount, 0) + count
+    return out
+
+
 def parse_payouts(text: str) -> list[int] | None:
     """ "50 30 20" (percent, best first) → basis points; empty → None (the default table)."""
     parts = [p for p in re.split(r"[\s,;%]+", text or "") if p]
@@ -275,6 +313,14 @@ class SetupForm(forms.Form):
     seed = forms.IntegerField(min_value=0, max_value=2**62, required=False)
     # The card room's zone (the desk's "today"); the machine's by default (settings.TIME_ZONE).
     time_zone = forms.ChoiceField(choices=zone_choices, initial=default_zone, required=False)
+    # RULES 9.1: the buy-in above is the prize-pool part; the price is buy-in + bounty + fee.
+    bounty_kind = forms.ChoiceField(
+        choices=Tournament.BountyKind.choices, initial="none", required=False
+    )
+    bounty = forms.CharField(max_length=20, initial="0", required=False)
+    bounty_cash_percent = forms.IntegerField(min_value=0, max_value=100, initial=50, required=False)
+    mystery_from_players = forms.IntegerField(min_value=1, initial=9, required=False)  # ≤ 10**5
+    mystery_envelopes = forms.CharField(max_length=4000, required=False, widget=forms.Textarea)
 
 
 def form_errors(form: forms.Form) -> dict[str, str]:
@@ -309,6 +355,19 @@ def check_chips_pay(items: Sequence[clock_engine.Item], chips: Sequence[tuple[in
         )
 
 
+def bounty_from_form(data: dict[str, Any]) -> dict[str, Any]:
+    """The bounty fields of the cleaned setup or settings form, as ``tournament_create``'s
+    options (RULES 9.1, 9.3, 9.4); an empty share or stage takes the default."""
+    share = data.get("bounty_cash_percent")
+    return {
+        "bounty_kind": data.get("bounty_kind") or Tournament.BountyKind.NONE,
+        "bounty": parse_money(data.get("bounty"), "bounty"),
+        "bounty_cash_percent": bounty_engine.DEFAULT_CASH_PERCENT if share is None else share,
+        "mystery_from_players": data.get("mystery_from_players") or 9,  # the model's default
+        "mystery_envelopes": parse_envelopes(data.get("mystery_envelopes")),
+    }
+
+
 def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
     """Everything ``tournament_create`` needs, from the cleaned form; raises DomainError."""
     chips = parse_chips(data["chips"])
@@ -340,6 +399,7 @@ def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
         "draw_at_registration": bool(data.get("draw_at_registration")),
         "public_names": data["public_names"],
         "time_zone": data.get("time_zone") or settings.TIME_ZONE,
+        **tournaments.bounty_options(bounty_from_form(data)),  # RULES 9.1: named fields
     }
     for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
         if options[f"{what}_fee"] and not options[f"{what}_price"]:
@@ -412,6 +472,10 @@ COPIED_FIELDS = (
     "draw_at_registration",
     "public_names",
     "time_zone",
+    "bounty_kind",  # RULES 9.1; the envelopes are not copied (the ones left, last week's)
+    "bounty",
+    "bounty_cash_percent",
+    "mystery_from_players",
 )
 
 
@@ -469,6 +533,10 @@ def rules_initial(t: Tournament, items: Sequence[clock_engine.Item]) -> dict[str
         "draw_at_registration": t.draw_at_registration,
         "public_names": t.public_names,
         "time_zone": t.time_zone or settings.TIME_ZONE,
+        "bounty_kind": t.bounty_kind,
+        "bounty": money_input(t.bounty),
+        "bounty_cash_percent": t.bounty_cash_percent,
+        "mystery_from_players": t.mystery_from_players,
     }
 
 

@@ -22,6 +22,11 @@ Readings of the issue where it is silent (refusals change nothing and say how to
   time zone) apply from the next action on; nothing already done is redone.
 - Seating at registration switches only before the first entry (entries would otherwise be
   half seated, half waiting for a draw).
+- Bounties (RULES 9.1, 9.3, 9.4; checked by ``tournaments.bounty_options``, after the locks):
+  the type and the bounty change only before the first entry (every entry pays the same); the
+  PKO cash share only before the first knockout paid; the mystery stage and envelopes only
+  before the first envelope drawn. The envelopes need not add up to the bounty money when set
+  (late entries still come): the first draw checks it, and the page shows both as a hint.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import zoneinfo
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.db.models import Q
 
 from tables.models import Seat, Table
 from tourney.core.events import record_event
@@ -37,11 +43,14 @@ from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
 from tourney.engine.clock import BREAK, LEVEL
 from tourney.engine.errors import DomainError
+from tourney.engine.money_format import money_exact, money_input
 from tourney.engine.structure import item_index_of
-from tourney.models import Entry, Tournament
+from tourney.models import Entry, Knockout, Tournament
+from tourney.selectors.bounties import bounty_totals, envelopes_drawn
 from tourney.selectors.clock import clock_index, structure_items
 from tourney.selectors.money import window_passed
-from tourney.services import money, setup
+from tourney.services import money, setup, tournaments
+from tourney.services.tournaments import BOUNTY_FIELDS
 
 MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
 MSG_UNKNOWN_SETTING = "{field} is not a setting that can be edited."
@@ -85,6 +94,18 @@ MSG_FROZEN = (
 )
 MSG_BAD_ZONE = 'Unknown time zone "{zone}": pick one from the list (e.g. Europe/Paris).'
 MSG_BAD_VALUE = "{label}: {hint}"
+MSG_KNOCKOUTS_PAID = (
+    "The PKO cash share cannot change: {n} knockouts were already paid with it. Keep it, or "
+    "undo those eliminations first."
+)
+MSG_ENVELOPES_DRAWN = (
+    "The mystery stage and envelopes cannot change: {n} envelopes were already drawn. Keep "
+    "them, or undo those eliminations first."
+)
+MSG_ENVELOPES_HINT = (
+    "The envelopes hold {envelopes}; the bounty money collected so far is {collected}. They "
+    "must add up to it at the first draw (RULES 9.4)."
+)
 
 # model field -> what a person calls it (messages, the log)
 LABELS = {
@@ -116,6 +137,11 @@ LABELS = {
     "time_zone": "Time zone",
     "payout_percentages": "Payouts",
     "rounding_unit": "Round prizes to",
+    "bounty_kind": "Bounty type",
+    "bounty": "Bounty",
+    "bounty_cash_percent": "PKO cash share",
+    "mystery_from_players": "Mystery stage",
+    "mystery_envelopes": "Mystery envelopes",
 }
 # Fields written on the tournament row by this service (the payout table and the rounding
 # unit go through ``money.payouts_set``).
@@ -174,6 +200,8 @@ def _check_shape(field: str, value: Any) -> None:
     elif field in WINDOWS:
         ok = value is None or (type(value) is int and 0 <= value < 10**4)
         hint = "a level of the structure, or empty"
+    elif field in BOUNTY_FIELDS:
+        pass  # together, after the locks: ``_check_state``
     elif field == "time_zone":
         try:
             ok = isinstance(value, str) and bool(value) and bool(zoneinfo.ZoneInfo(value))
@@ -201,7 +229,7 @@ def field_locks(t: Tournament) -> dict[str, tuple[str, str]]:
     locks: dict[str, tuple[str, str]] = {}
     entries = Entry.objects.filter(tournament=t).count()
     if entries:
-        for field in ("buy_in", "fee", "starting_stack"):
+        for field in ("buy_in", "fee", "starting_stack", "bounty_kind", "bounty"):  # RULES 9.1
             msg = MSG_PAID_ALREADY.format(label=LABELS[field], n=entries)
             locks[field] = ("settings_locked", msg)
         msg = MSG_DRAW_AFTER_ENTRIES.format(n=entries)
@@ -224,6 +252,14 @@ def field_locks(t: Tournament) -> dict[str, tuple[str, str]]:
             msg = MSG_TAKEN_ALREADY.format(what=label, n=taken)
             for field in (f"{what}_price", f"{what}_fee", f"{what}_chips"):
                 locks[field] = ("settings_locked", msg)
+    if t.bounty_kind != Tournament.BountyKind.NONE:
+        paid = Knockout.objects.filter(tournament=t).filter(Q(cash__gt=0) | Q(to_head__gt=0))
+        if n := paid.count():  # RULES 9.3: every knockout is paid at the same share
+            locks["bounty_cash_percent"] = ("knockouts_paid", MSG_KNOCKOUTS_PAID.format(n=n))
+        if n := envelopes_drawn(t):  # RULES 9.4: the set the draws were made from
+            msg = MSG_ENVELOPES_DRAWN.format(n=n)
+            for field in ("mystery_from_players", "mystery_envelopes"):
+                locks[field] = ("envelopes_drawn", msg)
     return locks
 
 
@@ -258,6 +294,8 @@ def _check_state(t: Tournament, changes: dict[str, Any]) -> None:
         if "addon_at" in changes and value is not None and value < now:
             number = sum(1 for it in items[: value + 1] if it.kind == "break")
             raise _refuse("window_passed", MSG_BREAK_OVER.format(n=number), "addon_at")
+    if any(f in changes for f in BOUNTY_FIELDS):
+        tournaments.bounty_options({f: changes.get(f, getattr(t, f)) for f in BOUNTY_FIELDS})
     for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
         price = changes.get(f"{what}_price", getattr(t, f"{what}_price"))
         fee = changes.get(f"{what}_fee", getattr(t, f"{what}_fee"))
@@ -283,6 +321,13 @@ def tournament_settings_update(
     changes = {
         f: (v.strip() if f == "name" and isinstance(v, str) else v) for f, v in changes.items()
     }
+    if "mystery_envelopes" in changes:  # as the row keeps them; a bad set: refused later
+        try:
+            changes["mystery_envelopes"] = tournaments.envelopes_stored(
+                changes["mystery_envelopes"]
+            )
+        except DomainError:
+            pass
     for field, value in changes.items():
         if field in ROW_FIELDS:
             _check_shape(field, value)
@@ -355,8 +400,16 @@ def summary_of(t: Tournament, done: dict[str, list]) -> str:
             return f"end of level {_level_number(items, v)}"
         if field == "addon_at":
             return f"break {sum(1 for it in items[: v + 1] if it.kind == 'break')}"
-        if field in MONEY or field == "rounding_unit":
-            return f"{v // 100:,}.{v % 100:02d}"
+        if field in MONEY or field in ("rounding_unit", "bounty"):
+            return money_exact(v)
+        if field == "bounty_kind":
+            return Tournament.BountyKind(v).label
+        if field == "bounty_cash_percent":
+            return f"{v} % in cash"
+        if field == "mystery_from_players":
+            return f"from {v} players"
+        if field == "mystery_envelopes":
+            return envelopes_text(v, ", ", money_exact) or "none"
         if field == "payout_percentages":
             return " ".join(f"{p / 100:g}" for p in v) + " %"
         if isinstance(v, bool):
@@ -398,6 +451,7 @@ FORM_FIELDS = (
     "redraw_at_one",
     "auto_open_tables",
     "draw_at_registration",
+    *BOUNTY_FIELDS,
 )
 # form field -> model field, where the names differ (a service's message finds its field)
 FORM_TO_MODEL = {
@@ -435,7 +489,32 @@ def settings_initial(t: Tournament) -> dict[str, Any]:
         "starting_stack": t.starting_stack,
         "payouts": " ".join(f"{p / 100:g}" for p in table) if table else "",
         **setup.rules_initial(t, structure_items(t)),
+        "mystery_envelopes": envelopes_text(t.mystery_envelopes),
     }
+
+
+def envelopes_text(envelopes: dict | None, sep: str = "\n", shown=money_input) -> str:
+    """The envelope set as typed (``setup.parse_envelopes`` reads it back), biggest first."""
+    pairs = sorted(((int(a), c) for a, c in (envelopes or {}).items() if c), reverse=True)
+    return sep.join(f"{shown(a)} x {c}" for a, c in pairs)
+
+
+def price_text(t: Tournament) -> str:
+    """The desk's price in its parts (RULES 9.1): "Price at the desk: 140.00 = 100.00 prize
+    pool + 20.00 bounty + 20.00 fee"."""
+    parts = [(t.buy_in, "prize pool"), (t.bounty, "bounty"), (t.fee, "fee")]
+    shown = " + ".join(f"{money_exact(v)} {what}" for v, what in parts if v or what != "bounty")
+    return f"Price at the desk: {money_exact(t.buy_in + t.bounty + t.fee)} = {shown}"
+
+
+def envelopes_hint(t: Tournament) -> str | None:
+    """The envelopes against the bounty money collected so far (RULES 9.4), for the page."""
+    if t.bounty_kind != Tournament.BountyKind.MYSTERY:
+        return None
+    totals = bounty_totals(t)
+    return MSG_ENVELOPES_HINT.format(
+        envelopes=money_exact(totals["in_envelopes"]), collected=money_exact(totals["collected"])
+    )
 
 
 def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
@@ -463,6 +542,8 @@ def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
         wanted[field] = setup.parse_money(data.get(field), field)
     for field in FLAGS:
         wanted[field] = bool(data.get(field))
+    wanted.update(setup.bounty_from_form(data))  # RULES 9.1: checked by the service
+    wanted["mystery_envelopes"] = tournaments.envelopes_stored(wanted["mystery_envelopes"])
     changes = {f: v for f, v in wanted.items() if getattr(t, f) != v}
     if "time_zone" in changes and not t.time_zone:
         if wanted["time_zone"] == django_settings.TIME_ZONE:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -14,9 +14,11 @@ from django.utils.text import slugify
 from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
+from tourney.engine import bounties as bounty_engine
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
+from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Level, Tournament
 from tourney.selectors.clock import anchor_of, structure_items
 from tourney.services.clock import _store_anchor
@@ -32,6 +34,39 @@ DEFAULT_CHIPS: tuple[tuple[int, str], ...] = (
 )
 MSG_TOO_MANY_TABLES = "At most 1,000 tables."
 MSG_LEVELS_CHANGE_STARTED = "The structure cannot be replaced once the clock has started."
+
+# RULES 9.1, 9.3, 9.4: the bounty settings, in the words of the form's fields
+BOUNTY_FIELDS = (
+    "bounty_kind",
+    "bounty",
+    "bounty_cash_percent",
+    "mystery_from_players",
+    "mystery_envelopes",
+)
+MSG_BOUNTY_KIND = "Bounty type: pick no bounties, knockout, progressive knockout or mystery."
+MSG_BOUNTY_AMOUNT = "Bounty: give an amount of zero or more."
+MSG_BOUNTY_NEEDED = (
+    "A bounty event needs a bounty: give the bounty part of the buy-in (0.01 or more), "
+    "or pick no bounties."
+)
+MSG_BOUNTY_WITHOUT_KIND = (
+    "A bounty of more than 0 needs a bounty type: pick one, or set the bounty to 0."
+)
+MSG_CASH_PERCENT = "PKO cash share: a whole percent from 0 to 100."
+MSG_STAGE = "Mystery stage: a whole number of players still in, from 1 to 100,000."
+MSG_ENVELOPES = (
+    "Mystery envelopes: amounts of 0.01 or more, each with a count of 1 or more "
+    '(e.g. "5000 x 10, 1000 x 40").'
+)
+MSG_NOT_MYSTERY = (
+    "Envelopes are only for mystery bounties: empty the envelopes, or pick mystery bounties."
+)
+_BOUNTY_MESSAGES = {  # the engine's codes (BountySettings) -> the field and its message
+    "unknown_bounty_type": ("bounty_kind", MSG_BOUNTY_KIND),
+    "bad_amount": ("bounty", MSG_BOUNTY_AMOUNT),
+    "bad_share": ("bounty_cash_percent", MSG_CASH_PERCENT),
+    "bad_stage": ("mystery_from_players", MSG_STAGE),
+}
 
 
 def _write_levels(t: Tournament, items: Sequence[clock_engine.Item]) -> None:
@@ -61,6 +96,63 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
+def _bounty_refusal(code: str, field: str, msg: str) -> DomainError:
+    return DomainError(code, msg, fields={field: msg})
+
+
+def envelopes_stored(raw: object) -> dict[str, int]:
+    """A mystery envelope set as the tournament row keeps it, ``{"5000": 10}`` (amounts in
+    the smallest unit, ascending, empty counts left out), from ``{amount: count}`` whose
+    amounts are ints or their digits (a redo reads the call back from JSON). RULES 9.4."""
+    if not isinstance(raw, Mapping):
+        raise _bounty_refusal("bad_envelopes", "mystery_envelopes", MSG_ENVELOPES)
+    clean: dict[int, int] = {}
+    for amount, count in raw.items():
+        a = ascii_int(amount, 13) if isinstance(amount, str) else amount
+        too_big = type(a) is int and a > 10**13 or type(count) is int and count > 10**6
+        if a is None or a in clean or too_big:
+            raise _bounty_refusal("bad_envelopes", "mystery_envelopes", MSG_ENVELOPES)
+        clean[a] = count
+    try:
+        checked = bounty_engine.check_envelopes(clean)
+    except DomainError:
+        raise _bounty_refusal("bad_envelopes", "mystery_envelopes", MSG_ENVELOPES) from None
+    return {str(a): c for a, c in checked.items()}
+
+
+def bounty_options(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The bounty settings checked through the engine's ``BountySettings``: a bounty type
+    with a bounty of at least one unit, or none and 0 (RULES 9.1); the PKO cash share a whole
+    percent (9.3); the mystery stage one player or more, envelopes only for mystery bounties
+    (9.4; they need not add up yet: late entries still come, the first draw checks them).
+    Fields left out take the model's defaults. Returns the five fields as the row keeps them;
+    a refusal names the field, in its words."""
+    v = {f: values.get(f, Tournament._meta.get_field(f).get_default()) for f in BOUNTY_FIELDS}
+    kind, bounty, stage = v["bounty_kind"], v["bounty"], v["mystery_from_players"]
+    if type(bounty) is not int or not 0 <= bounty <= 10**13:
+        raise _bounty_refusal("bad_amount", "bounty", MSG_BOUNTY_AMOUNT)
+    if type(stage) is int and stage > 100_000:
+        raise _bounty_refusal("bad_stage", "mystery_from_players", MSG_STAGE)
+    try:
+        bounty_engine.BountySettings(
+            kind=kind,
+            bounty=bounty,
+            cash_percent=v["bounty_cash_percent"],
+            mystery_from_players=stage,
+        )
+    except DomainError as exc:
+        if exc.code == "bad_bounty" and kind == bounty_engine.NONE:
+            raise _bounty_refusal(exc.code, "bounty_kind", MSG_BOUNTY_WITHOUT_KIND) from None
+        if exc.code == "bad_bounty":
+            raise _bounty_refusal(exc.code, "bounty", MSG_BOUNTY_NEEDED) from None
+        field, msg = _BOUNTY_MESSAGES.get(exc.code, ("bounty_kind", exc.message))
+        raise _bounty_refusal(exc.code, field, msg) from None
+    envelopes = envelopes_stored(v["mystery_envelopes"])
+    if envelopes and kind != bounty_engine.MYSTERY:
+        raise _bounty_refusal("not_mystery", "mystery_envelopes", MSG_NOT_MYSTERY)
+    return {**v, "mystery_envelopes": envelopes}
+
+
 def tournament_create(
     *,
     actor,
@@ -83,6 +175,8 @@ def tournament_create(
         raise DomainError("bad_input", MSG_NAME_REQUIRED, fields={"name": MSG_NAME_REQUIRED})
     if tables > 1000:
         raise DomainError("bad_input", MSG_TOO_MANY_TABLES, fields={"tables": MSG_TOO_MANY_TABLES})
+    # RULES 9.1, 9.3, 9.4: refused before anything is written
+    options = {**(options or {}), **bounty_options(options or {})}
     chip_set = tuple(chips or DEFAULT_CHIPS)
     if levels:
         items = structure_engine.parse_levels(levels)
@@ -108,7 +202,7 @@ def tournament_create(
             fee=fee,
             rng_seed=seed if seed is not None else random.SystemRandom().getrandbits(62),
             created_by=actor if getattr(actor, "is_authenticated", False) else None,
-            **(options or {}),
+            **options,
         )
         a = clock_engine.initial_anchor(items)
         _store_anchor(t, a)

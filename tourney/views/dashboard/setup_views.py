@@ -205,6 +205,9 @@ def settings_page(request: HttpRequest, t: Tournament):
         form.fields[name].widget.attrs["disabled"] = True
     ctx["form"] = form
     ctx["locked"] = locked
+    # RULES 9.1, 9.4: the price in its parts; the envelopes against the money collected
+    ctx["price"] = tournament_settings.price_text(t)
+    ctx["envelopes_hint"] = tournament_settings.envelopes_hint(t)
     template = (
         "dashboard/settings.html#settings-form" if request.htmx else "dashboard/settings.html"
     )
