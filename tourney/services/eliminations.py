@@ -78,29 +78,20 @@ def elimination_record(
     says ``provisional`` then, and once registration closes the places are final: every entry
     ends with a place 1..N of its own (ties aside) in bust order.
 
-    ``winners``: who won the pot that busted them (RULES 9.5-9.7), one list for the hand or
-    one per busted entry (``bounties.winners_by_bust``); needed in a bounty event, recorded
-    as knockouts in any event. The bounties move inside the same action (RULES 9.11: undo
-    takes them back).
+    ``winners`` (RULES 9.5-9.7): who won the pot that busted them, for the hand or by busted
+    entry (``bounties.winners_by_bust``); the bounties move in this action (undo: 9.11).
 
     Steps: validate (``_busts_checked``, ``_busted_read``), order (``_busts_placed``), unseat
-    (``_bust_rows``, ``_write_busts``), knockouts (``knockouts_record``), rebalance, place
-    and pay (``_prizes_after``), record."""
-    from tables.selectors import settled_after
+    (``_bust_rows``, ``_write_busts``), knockouts, rebalance, place and pay, record."""
     from tables.services.balancing import nothing_to_rebalance
-    from tourney.services.bounties import knockouts_record, winners_by_bust, winners_json
+    from tourney.services.bounties import knockouts_record, winners_by_bust
 
     ids, stackless = _busts_checked(busts)
     by_bust = winners_by_bust(ids, winners)
-    kwargs: dict[str, Any] = {"busts": [list(b) for b in busts]}
-    if by_bust:
-        kwargs["winners"] = winners_json(by_bust)
-    call = {"service": "elimination_record", "kwargs": kwargs}
-    with tournament_action(tournament_id, call=call) as t:
+    with tournament_action(tournament_id, call=_redo_call(busts, by_bust)) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_TOURNAMENT_FINISHED, status=409)
-        if stackless and t.hand_for_hand:
-            # RULES 7.3: every bust of a hand-for-hand round counts as one hand.
+        if stackless and t.hand_for_hand:  # RULES 7.3: a round's busts count as one hand
             raise DomainError("bad_input", MSG_STACK_IN_H4H, fields={"entries": MSG_STACK_IN_H4H})
         entries, seat_rows, where, summary, waiting = _busted_read(t, ids)
         seated_now = summary.players
@@ -108,9 +99,7 @@ def elimination_record(
         # alternates waiting for a seat: they are entries, and finish above this hand's busts.
         still_in = seated_now + (waiting or 0)
         placed, earlier, lag = _busts_placed(t, busts, where, still_in)
-        if j := journal_current():
-            j.note_entry_rows([*entries.values(), *earlier])
-            j.note_seat_rows([(e, tid, s, w) for e, tid, _, s, w in seat_rows])
+        j = _journaled(ids, [*entries.values(), *earlier], seat_rows)
         now = timezone.now()
         # The event, the first bust and the seats freed are one statement where the database
         # allows it (PostgreSQL: INSERT and DELETE in WITH); the event's id is each bust's hand.
@@ -120,28 +109,18 @@ def elimination_record(
         if j is not None:
             for prior in j.events[:-1]:  # event ids follow the order they were recorded in
                 event_saved(prior)
-            j.note_seats(ids)  # known from the read above: no query
         by_entry = {p.entry: p for p in placed}
         before_rows, bust_rows = _bust_rows(t, busts, entries, where, by_entry, lag, now)
         gone = Counter(tn for tn, _ in where.values())
         dealt = any(e.deal_amount is not None for e in entries.values())  # RULES 8.3 deal
-        # Most hands: nobody waits for a seat, nothing breaks or balances, play goes on and
-        # the new places are below the paid ones. Then the outcome is known before anything
-        # is written, and the event (with its undo data), the counters, the freed seats and
-        # the busts are one statement.
-        quiet = (
+        # A quiet hand (``_quiet_hand``): the outcome is known before anything is written;
+        # the event (with its undo data), counters, freed seats and busts are one statement.
+        if (
             j is not None
-            and combined_statements()
             and waiting == 0
-            and not earlier
-            and not dealt
-            and not by_bust
-            and t.bounty_kind == Tournament.BountyKind.NONE
-            and seated_now - len(ids) > 1
-            and settled_after(t, summary, gone)
-            and not place_is_paid(t, min(p.place for p in placed), top=summary.top_number)
-        )
-        if quiet:
+            and not (earlier or dealt or by_bust)
+            and _quiet_hand(t, summary, gone, placed, left=seated_now - len(ids))
+        ):
             result = nothing_to_rebalance(t)
             event.payload = _elimination_payload(busts, placed, before_rows, result, None, [])
             _write_busts(t, event, ids, bust_rows, counters=j.seal(event))
@@ -151,22 +130,57 @@ def elimination_record(
         paid = knockouts_record(
             t, hand=event.pk, busted=entries, winners=by_bust, players_before=still_in
         )
-        for e in earlier:  # the round's earlier busts share the places anew (RULES 7.3)
-            p = by_entry[e.pk]
-            if (e.place, e.place_to) != (p.place, p.place_to):
-                Entry.objects.filter(pk=e.pk).update(place=p.place, place_to=p.place_to)
+        _places_shared(earlier, by_entry)
         result, alternates = _tables_after(t, event, waiting, summary, gone)
-        winner = _winner_if_last(t, seated_now - len(ids) + len(alternates), now)
-        if winner is not None:
-            from tourney.services.bounties import last_player_bounty
-
-            paid += last_player_bounty(t, hand=event.pk, winner=winner)  # RULES 9.8
+        winner = _winner_if_last(t, seated_now - len(ids) + len(alternates), now, event, paid)
         _prizes_after(t, placed, [*entries.values(), *earlier], winner, dealt, summary)
         event_payload_set(
             event, _elimination_payload(busts, placed, before_rows, result, winner, paid)
         )
         provisional = places_provisional(t)
     return _elimination_answer(placed, entries, result, winner, provisional, paid)
+
+
+def _journaled(ids: list[int], rows: list[Entry], seat_rows):
+    """The action's journal, told the rows the busts change, as read (no query)."""
+    if j := journal_current():
+        j.note_entry_rows(rows)
+        j.note_seat_rows([(e, tid, s, w) for e, tid, _, s, w in seat_rows])
+        j.note_seats(ids)  # known from the rows above: no query
+    return j
+
+
+def _redo_call(busts, by_bust: dict[int, list[int]]) -> dict[str, Any]:
+    """How the undo log redoes this elimination (the winners by busted entry, if given)."""
+    from tourney.services.bounties import winners_json
+
+    kwargs: dict[str, Any] = {"busts": [list(b) for b in busts]}
+    if by_bust:
+        kwargs["winners"] = winners_json(by_bust)
+    return {"service": "elimination_record", "kwargs": kwargs}
+
+
+def _quiet_hand(t: Tournament, summary, gone, placed, *, left: int) -> bool:
+    """Whether the hand is a quiet one, as most are: nobody waits for a seat (checked by the
+    caller), no bounties to move, play goes on, nothing breaks or balances, and the new
+    places are below the paid ones."""
+    from tables.selectors import settled_after
+
+    return (
+        combined_statements()
+        and t.bounty_kind == Tournament.BountyKind.NONE
+        and left > 1
+        and settled_after(t, summary, gone)
+        and not place_is_paid(t, min(p.place for p in placed), top=summary.top_number)
+    )
+
+
+def _places_shared(earlier: list[Entry], by_entry) -> None:
+    """The round's earlier busts share the places anew (RULES 7.3)."""
+    for e in earlier:
+        p = by_entry[e.pk]
+        if (e.place, e.place_to) != (p.place, p.place_to):
+            Entry.objects.filter(pk=e.pk).update(place=p.place, place_to=p.place_to)
 
 
 def _busts_checked(busts: Sequence[tuple[int, int]]) -> tuple[list[int], list[int]]:
@@ -327,8 +341,11 @@ def _tables_after(t: Tournament, event: Event, waiting, summary, gone) -> tuple[
     return result, alternates
 
 
-def _winner_if_last(t: Tournament, left: int, now: datetime) -> Entry | None:
-    """With one player left, that player wins (place 1) and the tournament ends."""
+def _winner_if_last(t: Tournament, left: int, now: datetime, event, paid: list) -> Entry | None:
+    """With one player left, that player wins (place 1), takes their own bounty (RULES 9.8,
+    added to ``paid``) and the tournament ends."""
+    from tourney.services.bounties import last_player_bounty
+
     if left > 1:
         return None
     remaining = list(Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).order_by()[:2])
@@ -342,6 +359,7 @@ def _winner_if_last(t: Tournament, left: int, now: datetime) -> Entry | None:
     t.status = Tournament.Status.FINISHED
     Tournament.objects.filter(pk=t.pk).update(status=t.status)
     tournament_end(t, now=now)
+    paid += last_player_bounty(t, hand=event.pk, winner=winner)
     return winner
 
 

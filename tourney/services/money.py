@@ -495,14 +495,7 @@ def deal_record(
         raise DomainError("bad_method", MSG_BAD_METHOD, fields={"method": MSG_BAD_METHOD})
     by_entry = int_keys(amounts, "amounts")
     said_yes = sorted(int_keys(dict.fromkeys(agreed or ()), "agreed"))
-    kwargs = {
-        "amounts": {str(k): v for k, v in by_entry.items()},
-        "method": method,
-        "agreed": said_yes,
-        "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
-    }
-    if include_bounties:
-        kwargs["include_bounties"] = True
+    kwargs = _deal_call(by_entry, method, said_yes, stacks, include_bounties)
     with _action(tournament_id, "deal_record", kwargs) as t:
         if deal_recorded(t):
             raise DomainError("deal_exists", MSG_DEAL_EXISTS, status=409)
@@ -546,12 +539,30 @@ def deal_record(
             actor,
         )
         if include_bounties:
-            from tourney.services.bounties import deal_bounties
-
-            event.payload["bounties"] = deal_bounties(t, hand=event.pk, remaining=remaining)
-            event_payload_set(event, event.payload)
+            _deal_bounties(t, event, remaining)
         prizes_assign(t)
     return {i: by_entry[i] for i in ids}
+
+
+def _deal_call(by_entry, method, said_yes, stacks, include_bounties) -> dict[str, Any]:
+    """How the undo log redoes a deal."""
+    kwargs = {
+        "amounts": {str(k): v for k, v in by_entry.items()},
+        "method": method,
+        "agreed": said_yes,
+        "stacks": None if stacks is None else {str(k): v for k, v in stacks.items()},
+    }
+    if include_bounties:
+        kwargs["include_bounties"] = True
+    return kwargs
+
+
+def _deal_bounties(t: Tournament, event, remaining: Sequence[Entry]) -> None:
+    """RULES 9.10: the bounties in play paid out with the deal, recorded in its event."""
+    from tourney.services.bounties import deal_bounties
+
+    event.payload["bounties"] = deal_bounties(t, hand=event.pk, remaining=remaining)
+    event_payload_set(event, event.payload)
 
 
 def _check_agreed(remaining: Sequence[Entry], agreed: Sequence[int]) -> None:

@@ -138,6 +138,16 @@ class Simulation:
                 del self.at[table]
 
     # ---------------------------------------------------------------- the day
+    def options(self) -> dict[str, Any]:
+        bounty = 5000 if self.bounty != "none" else 0  # RULES 9.1: 50.00 a head
+        return {
+            "late_reg_until": 8,
+            "reentries_allowed": 1,
+            "rounding_unit": 100,
+            "bounty_kind": self.bounty,
+            "bounty": bounty,
+        }
+
     def run(self) -> dict[str, Any]:
         t_all = time.perf_counter()
         with self.timed("setup"):
@@ -156,13 +166,7 @@ class Simulation:
                 fee=1000,
                 seed=self.seed,
                 levels=levels,
-                options={
-                    "late_reg_until": 8,
-                    "reentries_allowed": 1,
-                    "rounding_unit": 100,
-                    "bounty_kind": self.bounty,
-                    "bounty": 5000 if self.bounty != "none" else 0,
-                },
+                options=self.options(),
             )
             self.items = clock_reads.structure_items(self.t)
         with self.timed("registration"):
