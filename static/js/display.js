@@ -291,7 +291,50 @@
     setText("prize-pool", state.prize_pool);
     show("badge-h4h", !!state.hand_for_hand);
     show("badge-final", state.tables_in_play === 1 && state.status !== "not_started" && !state.finished);
+    renderBounties();
     renderPayouts();
+  }
+
+  /* The bounty panel of a bounty event (RULES 9): figures, the biggest heads, a note; the
+     server words them all (display_bounties.py), this only puts them in place. */
+  function renderBounties() {
+    var b = state.bounties;
+    if (!b || !$("bounties")) return;
+    setText("bounty-title", b.title);
+    var figs = document.createDocumentFragment();
+    (b.figures || []).forEach(function (f) {
+      var div = document.createElement("div");
+      div.className = "bfig";
+      var dt = document.createElement("dt");
+      dt.textContent = f.label;
+      var dd = document.createElement("dd");
+      dd.textContent = f.value;
+      div.appendChild(dt);
+      div.appendChild(dd);
+      figs.appendChild(div);
+    });
+    $("bounty-figures").replaceChildren(figs);
+    show("bounty-figures", !!(b.figures && b.figures.length));
+    var rows = document.createDocumentFragment();
+    (b.biggest || []).forEach(function (h) {
+      var li = document.createElement("li");
+      li.appendChild(span("who", h.name));
+      li.appendChild(span("where", "T" + h.table + " S" + h.seat));
+      li.appendChild(span("amount", h.amount));
+      rows.appendChild(li);
+    });
+    $("bounty-list").replaceChildren(rows);
+    show("bounty-list", !!(b.biggest && b.biggest.length));
+    setText("bounty-note", b.note || "");
+    show("bounty-note", !!b.note);
+  }
+
+  /* Whether this page was built for another bounty setup than the state's (the director
+     changed it): its panels are not there, so the page is built again. */
+  function bountiesChanged(fresh) {
+    var panel = $("bounties");
+    var kind = fresh.bounties ? fresh.bounties.kind : null;
+    return (panel ? panel.dataset.kind : null) !== kind;
   }
 
   function payoutRow(p) {
@@ -375,12 +418,15 @@
   var page = 0;
   var pageCount = 1;
 
+  function heads() { return !!(state.bounties && state.bounties.heads); }
+
   function isRecent(at) { return at && serverNow() - at < state.recent_ms; }
 
   function seatRow(row) {
     var li = document.createElement("li");
     li.className = "seat-row" + (isRecent(row[3]) ? " moved" : "");
     li.appendChild(span("who", row[0]));
+    if (row.length > 4) li.appendChild(span("bty", row[4])); // the head (RULES 9.1)
     li.appendChild(span("tbl", String(row[1])));
     li.appendChild(span("st", String(row[2])));
     return li;
@@ -388,7 +434,7 @@
 
   /* How many rows fit: the board's height over one row's, times the columns the CSS sets. */
   function pageSize(board) {
-    var probe = seatRow(["Mm", 1, 1, 0]);
+    var probe = seatRow(heads() ? ["Mm", 1, 1, 0, "0"] : ["Mm", 1, 1, 0]);
     probe.style.visibility = "hidden";
     board.replaceChildren(probe);
     var rowH = probe.getBoundingClientRect().height || 1;
@@ -405,6 +451,11 @@
     var view = $("seating-view");
     if (!board || !view || view.hidden) return;
     var rows = state.seating;
+    // Every row's bounty column as wide as the widest amount, so the columns line up.
+    var widest = 0;
+    if (heads()) rows.forEach(function (r) { widest = Math.max(widest, String(r[4]).length); });
+    board.classList.toggle("has-bounties", heads());
+    board.style.setProperty("--bty", Math.max(2, widest) + 0.8 + "ch");
     var size = pageSize(board);
     pageCount = Math.max(1, Math.ceil(rows.length / size));
     if (page >= pageCount) page = 0;
@@ -555,7 +606,7 @@
         if (!fresh) return;
         // The tournament ended (or its last bust was undone), or its results changed: the
         // server renders the winner and the results (or the clock again) in a new page.
-        if (fresh.finished || state.finished) { window.location.reload(); return; }
+        if (fresh.finished || state.finished || bountiesChanged(fresh)) { window.location.reload(); return; }
         state = fresh;
         etag = fresh.etag;
         body.dataset.stateEtag = etag;

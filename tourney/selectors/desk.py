@@ -31,6 +31,7 @@ from tables.selectors import blocked_sql, seats_of
 from tourney.core.rows import marks
 from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event, Player, Tournament
+from tourney.selectors.bounties import bounty_totals, has_bounties, heads_shown
 from tourney.selectors.clock import clock_read
 from tourney.selectors.money import window_passed
 
@@ -109,9 +110,31 @@ def desk_status(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "alternates": alternates,
         "buy_in": money_exact(t.buy_in),
         "fee": money_exact(t.fee),
-        "price": money_exact(t.buy_in + t.fee),
+        "price": money_exact(t.buy_in + bounty_part(t) + t.fee),
         "rebuy_price": price_text(t.rebuy_price, t.rebuy_fee),
         "addon_price": price_text(t.addon_price, t.addon_fee),
+        **bounty_offer(t),
+    }
+
+
+def bounty_part(t: Tournament) -> int:
+    """The bounty part of each buy-in (RULES 9.1): 0 in an event without bounties."""
+    return t.bounty if has_bounties(t) else 0
+
+
+def bounty_offer(t: Tournament) -> dict[str, Any]:
+    """What the desk says of the bounties (RULES 9.1), no query: ``bounty`` (the bounty part
+    as text, "" without bounties), ``bounty_kind`` (its name), ``bounty_on_head`` (a fixed or
+    progressive event: each entry, a re-entry too, starts with that bounty on its head) and
+    ``reentry_hint``, what a re-entry button says of it."""
+    if not has_bounties(t):
+        return {"bounty": "", "bounty_kind": "", "bounty_on_head": False, "reentry_hint": ""}
+    heads = heads_shown(t)
+    return {
+        "bounty": money_exact(t.bounty),
+        "bounty_kind": Tournament.BountyKind(t.bounty_kind).label,
+        "bounty_on_head": heads,
+        "reentry_hint": f"new bounty {money_exact(t.bounty)}" if heads else "",
     }
 
 
@@ -244,6 +267,24 @@ def seat_card(t: Tournament, entry: Entry) -> dict[str, Any]:
         "stack_text": f"{t.starting_stack:,}",
         "reentry": first is not None and first < entry.number,
         "registered_at": timezone.localtime(entry.created_at, t.zone),
+        **_card_bounty(t, entry),
+    }
+
+
+def _card_bounty(t: Tournament, entry: Entry) -> dict[str, Any]:
+    """A bounty event's receipt (RULES 9.1): the parts of the price this entry paid (the
+    prize pool, the bounty, the fee) and the bounty it started with on its head."""
+    if not entry.bounty_paid:
+        return {"parts": None, "starting_bounty": ""}
+    prize, fee = t.buy_in, t.fee
+    return {
+        "parts": {
+            "prize_pool": money_exact(prize),
+            "bounty": money_exact(entry.bounty_paid),
+            "fee": money_exact(fee),
+            "price": money_exact(prize + entry.bounty_paid + fee),
+        },
+        "starting_bounty": money_exact(entry.bounty_paid) if heads_shown(t) else "",
     }
 
 
@@ -350,8 +391,9 @@ def _day_bounds(day: date, zone) -> tuple[datetime, datetime]:
 
 TOTALS_SQL = (
     "SELECT created_by_id, SUM(CASE WHEN number > first THEN 0 ELSE 1 END), "
-    "SUM(CASE WHEN number > first THEN 1 ELSE 0 END), SUM(paid + fee_paid) "
-    "FROM (SELECT created_by_id, number, paid, fee_paid, created_at, "
+    "SUM(CASE WHEN number > first THEN 1 ELSE 0 END), SUM(paid + bounty_paid + fee_paid), "
+    "SUM(bounty_paid) "
+    "FROM (SELECT created_by_id, number, paid, bounty_paid, fee_paid, created_at, "
     f"MIN(number) OVER (PARTITION BY player_id) AS first FROM {_ENTRIES} "
     "WHERE tournament_id = %s) AS x WHERE created_at >= %s AND created_at < %s "
     "GROUP BY created_by_id"
@@ -360,10 +402,11 @@ TOTALS_SQL = (
 
 def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
     """Today's desk takings by clerk: entries, re-entries, rebuys, add-ons and the money
-    taken (buy-in and fee of each entry, rebuy and add-on prices and their fees), from
-    Entry.created_by / created_at and the rebuy and add-on Events. Undone registrations are
-    gone, so they do not count. "Today" is the day in the card room's zone (``t.zone``), not
-    UTC's: a registration at 23:30 there counts on that day."""
+    taken (buy-in, bounty and fee of each entry, rebuy and add-on prices and their fees; of
+    it ``bounty``, the bounty parts, RULES 9.1), from Entry.created_by / created_at and the
+    rebuy and add-on Events. Undone registrations are gone, so they do not count. "Today" is
+    the day in the card room's zone (``t.zone``), not UTC's: a registration at 23:30 there
+    counts on that day."""
     day = day or timezone.localdate(timezone=t.zone)
     start, end = _day_bounds(day, t.zone)
     extras: dict[int, int] = defaultdict(int)  # rebuy and add-on money in paid and fee_paid
@@ -375,7 +418,7 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
         extras[payload.get("entry")] += amount
         if start <= at < end:
             today.append((actor_id, kind, amount))
-    blank = {"entries": 0, "reentries": 0, "rebuys": 0, "addons": 0, "money": 0}
+    blank = {"entries": 0, "reentries": 0, "rebuys": 0, "addons": 0, "money": 0, "bounty": 0}
     by_clerk: dict[int | None, dict[str, int]] = defaultdict(lambda: dict(blank))
     # Today's entries summed by clerk in the database; an entry is a re-entry when the same
     # player has an entry with a lower number in this tournament (any day).
@@ -383,11 +426,12 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
     extra_ids = [pk for pk in extras if isinstance(pk, int)]
     with connection.cursor() as cursor:
         cursor.execute(TOTALS_SQL, [t.pk, *bounds])
-        for clerk, entries, reentries, paid in cursor.fetchall():
+        for clerk, entries, reentries, paid, bounty in cursor.fetchall():
             row = by_clerk[clerk]
             row["entries"] += int(entries)
             row["reentries"] += int(reentries)
             row["money"] += int(paid)
+            row["bounty"] += int(bounty)
         if extra_ids:  # what today's entries paid since for rebuys and add-ons is not theirs
             cursor.execute(
                 f"SELECT id, created_by_id FROM {_ENTRIES} WHERE tournament_id = %s "
@@ -410,10 +454,26 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
             "clerk": names.get(k, "") if k is not None else "",
             **v,
             "money_text": money_exact(v["money"]),
+            "bounty_text": money_exact(v["bounty"]),
         }
         for k, v in by_clerk.items()
     ]
     rows.sort(key=lambda r: (r["clerk"] == "", r["clerk"]))
     total = {key: sum(r[key] for r in rows) for key in blank}
     total["money_text"] = money_exact(total["money"])
-    return {"day": day, "rows": rows, "total": total}
+    total["bounty_text"] = money_exact(total["bounty"])
+    return {"day": day, "rows": rows, "total": total, **_bounty_money(t)}
+
+
+def _bounty_money(t: Tournament) -> dict[str, Any]:
+    """A bounty event's bounty money (RULES 9.1, 9.9), every day's: collected, paid out to
+    eliminators, still on heads or in envelopes. One query, and none without bounties."""
+    if not has_bounties(t):
+        return {"bounties": False}
+    money = bounty_totals(t)
+    return {
+        "bounties": True,
+        "bounty_collected": money_exact(money["collected"]),
+        "bounty_paid_out": money_exact(money["paid"]),
+        "bounty_in_play": money_exact(money["in_play"]),
+    }

@@ -2,10 +2,11 @@
 
 Anyone holding a tournament's display token reads this, so it carries the clock, the field
 and the money totals, and of each player only the name the director allows
-(``Tournament.public_names``) with their table and seat: no ids, no payments. Places and
-prizes won, deal amounts included, are announced in the room as players finish: those are
-shown too (the results, find-my-seat in ``seat_finder``, the payouts after a deal), with
-the same names.
+(``Tournament.public_names``) with their table and seat (and in a bounty event the bounty on
+their head, ``display_bounties``): no ids, no payments. Places and prizes won, deal amounts
+and bounties won included, are announced in the room as players finish: those are shown too
+(the results, find-my-seat in ``seat_finder``, the payouts after a deal), with the same
+names.
 
 The state endpoint answers most polls with 304 from a cached version string (the ETag) and
 builds the state only when the tournament changed: every service write bumps
@@ -32,11 +33,14 @@ from tourney.engine.money_format import money_exact, money_whole
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.selectors import average_stack, clock_payload, total_chips
+from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.clock import structure_items
+from tourney.selectors.display_bounties import bounty_panel
 from tourney.selectors.money import pool_of, prizes_of
 
-# Bump when the state's shape changes, so browsers holding an old ETag get the new shape.
-STATE_FORMAT = 2
+# Bump when the state's shape changes, so browsers holding an old ETag get the new shape
+# (3: the bounties, issue 25).
+STATE_FORMAT = 3
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
@@ -203,15 +207,22 @@ def _upcoming(items: tuple[clock_engine.Item, ...], index: int) -> tuple[list[di
     return [_item(items[j], numbers[j]) for j in range(index, stop)], stop < len(items)
 
 
-def _seating(t: Tournament, now: datetime) -> tuple[list[list], list[dict[str, Any]]]:
+def _seating(
+    t: Tournament, now: datetime, heads: bool = False
+) -> tuple[list[list], list[dict[str, Any]], list[tuple]]:
     """Seating rows [name, table, seat, moved_at_ms or 0] alphabetically, and the recent moves
-    (RULES 3.8) of players still sitting where the move put them, newest first."""
+    (RULES 3.8) of players still sitting where the move put them, newest first. With
+    ``heads`` (a fixed or progressive bounty event, RULES 9.1) each row ends with the bounty on
+    the player's head as text, read in the same query; the seats come back too, (name,
+    table, seat, bounty) by entry, for the biggest bounties."""
     style = t.public_names
+    fields = ["entry_id", "entry__player__name", "entry__player__nickname", "table__number"]
+    fields += ["number", "entry__bounty"] if heads else ["number"]
     seats = {
-        entry_id: (public_name(style, name, nick), table, seat)
-        for entry_id, name, nick, table, seat in Seat.objects.filter(tournament=t).values_list(
-            "entry_id", "entry__player__name", "entry__player__nickname", "table__number", "number"
-        )
+        entry_id: (public_name(style, name, nick), table, seat, *bounty)
+        for entry_id, name, nick, table, seat, *bounty in Seat.objects.filter(
+            tournament=t
+        ).values_list(*fields)
     }
     since = now - timedelta(minutes=RECENT_MOVES_MINUTES)
     latest: dict[int, dict[str, Any]] = {}
@@ -237,11 +248,12 @@ def _seating(t: Tournament, now: datetime) -> tuple[list[list], list[dict[str, A
         }
     rows = [
         [name, table, seat, latest[eid]["at"] if eid in latest else 0]
-        for eid, (name, table, seat) in seats.items()
+        + [money_whole(b) for b in bounty]
+        for eid, (name, table, seat, *bounty) in seats.items()
     ]
     rows.sort(key=lambda r: (r[0].casefold(), r[1], r[2]))
     moves = sorted(latest.values(), key=lambda m: (-m["at"], m["name"].casefold()))
-    return rows, moves
+    return rows, moves, list(seats.values())
 
 
 def ordinal(n: int) -> str:
@@ -331,7 +343,8 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     )
     left = Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
     chips = total_chips(t, bought=counts["bought"] or 0)  # RULES 5.9
-    rows, moves = _seating(t, now)
+    bounties = has_bounties(t)  # RULES 9: else no bounty column is read, no panel built
+    rows, moves, seats = _seating(t, now, heads=bounties and heads_shown(t))
     tables_in_play = (
         Table.objects.filter(tournament=t, status=Table.Status.OPEN, occupied__isnull=False)
         .distinct()
@@ -339,7 +352,7 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     )
     pool = pool_of(t)
     finished = t.status == Tournament.Status.FINISHED
-    return {
+    state = {
         "format": STATE_FORMAT,
         "etag": etag_of(t),
         "name": t.name,
@@ -369,6 +382,9 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "finished": finished,
         "results": _results(t) if finished else [],
     }
+    if bounties:  # the key only in a bounty event: a plain event's state stays as it was
+        state["bounties"] = bounty_panel(t, seats, left)
+    return state
 
 
 def outrun(state: dict[str, Any], now_ms: int) -> bool:

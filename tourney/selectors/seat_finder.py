@@ -3,7 +3,8 @@ their place and prize once out). No writes.
 
 Anyone holding the display token asks this, so a query finds only what the public screens
 show: names as the director allows them (``Tournament.public_names``, see
-``display.public_name``), table and seat, the player's recent moves, places and prizes won.
+``display.public_name``), table and seat, the player's recent moves, places and prizes won,
+and in a bounty event the bounty on their head and the bounties they have won (RULES 9).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 from django.utils import timezone
 
 from tables.models import Move, Seat
-from tourney.engine.money_format import money_exact
+from tourney.engine.money_format import money_exact, money_whole
 from tourney.models import Entry, Tournament
+from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.display import place_text, public_name
 
 FIND_MIN_CHARS = 2
@@ -29,6 +31,8 @@ MSG_FIND_TOO_MANY = "More than 10 players match: type more of your name."
 
 # A finished entry's (place, place_to, prize, deal made)
 Finish = tuple[int, int, int, bool]
+# An entry's bounty on its head and the bounty money it has won (RULES 9.1)
+Bounty = tuple[int, int]
 
 
 def find_seat(t: Tournament, query: str) -> dict[str, Any]:
@@ -41,22 +45,27 @@ def find_seat(t: Tournament, query: str) -> dict[str, Any]:
     the whole full name (every word of it, in any order, nothing else): else typing a surname
     would confirm who is behind "Ann L." or "Annie", which the director chose to hide.
 
+    In a bounty event (RULES 9) each result also says the bounty on the player's head
+    (``bounty``, fixed and progressive events, while still in) and the bounties they have won
+    (``bounty_won``), as text; "" otherwise.
+
     Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves",
-    "place", "place_text", "prize", "deal", "so_far"}]} (``place`` None while still in)."""
+    "place", "place_text", "prize", "deal", "so_far", "bounties", "bounty", "bounty_won"}]}
+    (``place`` None while still in)."""
     q = _norm(query or "")
     answer: dict[str, Any] = {"query": " ".join((query or "").split()), "error": "", "results": []}
     refused = _query_refused(q)
     if refused is not None:
         answer["error"] = refused
         return answer
-    found, finished = _matches(t, q)
+    found, finished, bounties = _matches(t, q)
     if not found:
         answer["error"] = MSG_FIND_NONE
         return answer
     if len(found) > FIND_LIMIT:
         answer["error"] = MSG_FIND_TOO_MANY
         return answer
-    answer["results"] = _results(t, found, finished)
+    answer["results"] = _results(t, found, finished, bounties)
     return answer
 
 
@@ -73,27 +82,40 @@ def _query_refused(q: str) -> str | None:
     return None
 
 
-def _matches(t: Tournament, q: str) -> tuple[list[tuple[int, str]], dict[int, Finish]]:
-    """The entries the query finds, as (id, public name), and how those out finished."""
+def _matches(
+    t: Tournament, q: str
+) -> tuple[list[tuple[int, str]], dict[int, Finish], dict[int, Bounty]]:
+    """The entries the query finds, as (id, public name), how those out finished, and the
+    bounties of each (read in the same query)."""
     words = set(q.split())
     style = t.public_names
     found: list[tuple[int, str]] = []
     finished: dict[int, Finish] = {}
+    bounties: dict[int, Bounty] = {}
     # Every entry: those still in find their seat, those out (and the winner) their place
     # and prize (issue 31: "Gina Hall — 4th, 398.00", not "no player matches").
-    for entry_id, name, nick, place, place_to, prize, deal in Entry.objects.filter(
+    for entry_id, name, nick, place, place_to, prize, deal, head, won in Entry.objects.filter(
         tournament=t
     ).values_list(
-        "pk", "player__name", "player__nickname", "place", "place_to", "prize", "deal_amount"
+        "pk",
+        "player__name",
+        "player__nickname",
+        "place",
+        "place_to",
+        "prize",
+        "deal_amount",
+        "bounty",
+        "bounty_won",
     ):
         shown = public_name(style, name, nick)
         full = set(_norm(name).split())
         by_full_name = words <= full if style == Tournament.NameStyle.FULL else words == full
         if q in _norm(shown) or by_full_name:
             found.append((entry_id, shown))
+            bounties[entry_id] = (head, won)
             if place is not None:
                 finished[entry_id] = (place, place_to, prize, deal is not None)
-    return found, finished
+    return found, finished, bounties
 
 
 def _my_moves(ids: list[int]) -> dict[int, list[dict[str, Any]]]:
@@ -117,7 +139,10 @@ def _my_moves(ids: list[int]) -> dict[int, list[dict[str, Any]]]:
 
 
 def _results(
-    t: Tournament, found: list[tuple[int, str]], finished: dict[int, Finish]
+    t: Tournament,
+    found: list[tuple[int, str]],
+    finished: dict[int, Finish],
+    bounties: dict[int, Bounty],
 ) -> list[dict[str, Any]]:
     """One card per entry found: the seat and moves of those still in, first (their seat is
     what they look for), then the place and prize of those out, by place."""
@@ -129,6 +154,7 @@ def _results(
         )
     }
     moves = _my_moves(ids)
+    kinds = has_bounties(t), heads_shown(t)
     results = [
         {
             "name": shown,
@@ -137,6 +163,7 @@ def _results(
             "waiting": eid not in seats and eid not in finished,
             "moves": [] if eid in finished else moves.get(eid, []),
             **_finish_of(t, finished.get(eid)),
+            **_bounty_of(kinds, bounties[eid], eid in finished),
         }
         for eid, shown in found
     ]
@@ -150,6 +177,18 @@ def _results(
         )
     )
     return results
+
+
+def _bounty_of(kinds: tuple[bool, bool], bounty: Bounty, out: bool) -> dict[str, Any]:
+    """A card's bounties (RULES 9): the bounty on the head of a player still in (fixed and
+    progressive events), and what they have won, in a bounty event; blank otherwise."""
+    on, heads = kinds
+    head, won = bounty
+    return {
+        "bounties": on,
+        "bounty": money_whole(head) if heads and not out else "",
+        "bounty_won": money_whole(won) if on else "",
+    }
 
 
 def _finish_of(t: Tournament, row: Finish | None) -> dict[str, Any]:

@@ -107,6 +107,7 @@ def _side_context(t: Tournament) -> dict[str, Any]:
         "alternates": desk_reads.alternates(t),
         "seated_alternates": desk_reads.seated_from_alternates(t),
         "totals": desk_reads.desk_totals(t),
+        "bounty": desk_reads.bounty_offer(t),  # RULES 9.1: what a re-entry's button says
     }
 
 
@@ -257,9 +258,18 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return _answer(request, t, context, status=exc.status)
     card = desk_reads.seat_card(t, entry)
     verb = "Re-entered" if kind == "reentered" else "Registered"
-    messages.success(request, f"{verb} #{entry.number} {card['name']}: {_placed(card)}.")
+    messages.success(
+        request, f"{verb} #{entry.number} {card['name']}: {_placed(card)}.{_new_bounty(card)}"
+    )
     _say_opened(request, entry)
     return _done(request, t, entry)
+
+
+def _new_bounty(card: dict[str, Any]) -> str:
+    """RULES 9.1: a re-entry carries a new bounty on its head (fixed and progressive events)."""
+    if card["reentry"] and card["starting_bounty"]:
+        return f" A new bounty of {card['starting_bounty']} on their head."
+    return ""
 
 
 def _say_opened(request: HttpRequest, entry: Entry) -> None:
@@ -333,7 +343,10 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
     t.refresh_from_db()
     if action == "reenter":
         card = desk_reads.seat_card(t, entry)
-        messages.success(request, f"{label} #{entry.number} {card['name']}: {_placed(card)}.")
+        messages.success(
+            request,
+            f"{label} #{entry.number} {card['name']}: {_placed(card)}.{_new_bounty(card)}",
+        )
         _say_opened(request, entry)
         return _done(request, t, entry)
     chips = t.rebuy_chips if action == "rebuy" else t.addon_chips

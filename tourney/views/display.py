@@ -52,15 +52,20 @@ def seating_rows(seating) -> str:
     standard library's ``html.escape`` (what Django's ``escape`` calls, without its lazy
     wrapper, which was most of the time here)."""
     row = (
-        '<li class="seat-row{}"><span class="who">{}</span><span class="tbl">{}</span>'
+        '<li class="seat-row{}"><span class="who">{}</span>{}<span class="tbl">{}</span>'
         '<span class="st">{}</span></li>'
     )
     return mark_safe(  # noqa: S308 - every value is escaped here
         "".join(
             row.format(
-                " moved" if moved else "", escape(str(name)), escape(str(table)), escape(str(seat))
+                " moved" if moved else "",
+                escape(str(name)),
+                # A bounty event's head (RULES 9.1): the row's fifth value, beside the name.
+                f'<span class="bty">{escape(str(bounty[0]))}</span>' if bounty else "",
+                escape(str(table)),
+                escape(str(seat)),
             )
-            for name, table, seat, moved, *_ in seating
+            for name, table, seat, moved, *bounty in seating
         )
     )
 
