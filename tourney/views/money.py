@@ -17,6 +17,7 @@ from tourney.engine.money_format import money_exact
 from tourney.models import Tournament
 from tourney.roles import is_desk
 from tourney.selectors import money as money_reads
+from tourney.selectors.bounties import bounty_totals, has_bounties
 
 # entry_number: the number on the player's ticket (the API's "entry" is the row's id)
 CSV_HEADER = ("place", "place_to", "name", "entry_number", "prize", "deal")
@@ -52,18 +53,18 @@ def results_csv(request, tournament_id: int) -> HttpResponse:
     filename = f"{slugify(t.name) or 'tournament'}-results.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
-    writer.writerow(CSV_HEADER)
+    bounties = has_bounties(t)  # RULES 9.9: the bounties won, apart from the prize, last
+    writer.writerow((*CSV_HEADER, "bounties") if bounties else CSV_HEADER)
     for row in money_reads.results_rows(t):
-        writer.writerow(
-            (
-                row["place"],
-                row["place_to"],
-                _safe_cell(row["name"]),
-                row["number"],
-                csv_money(row["prize"]),
-                "yes" if row["deal"] else "",
-            )
+        cells = (
+            row["place"],
+            row["place_to"],
+            _safe_cell(row["name"]),
+            row["number"],
+            csv_money(row["prize"]),
+            "yes" if row["deal"] else "",
         )
+        writer.writerow((*cells, csv_money(row["bounties"])) if bounties else cells)
     return response
 
 
@@ -74,6 +75,7 @@ def results_print(request, tournament_id: int) -> HttpResponse:
     rows = money_reads.results_rows(t)
     for row in rows:
         row["prize_display"] = money_exact(row["prize"])
+        row["bounties_display"] = money_exact(row["bounties"]) if row["bounties"] else ""
     dealt = (
         [d for d in money_reads.deal_amounts(t) if d["place"] is None] if summary["deal"] else []
     )
@@ -92,5 +94,24 @@ def results_print(request, tournament_id: int) -> HttpResponse:
             "printed_at": timezone.localtime(),
             # docs/rules.md 7.6: entries can still come and move the places of those out
             "provisional": bool(rows) and services.places_provisional(t),
+            **_bounty_figures(t, rows),
         },
     )
+
+
+def _bounty_figures(t: Tournament, rows) -> dict:
+    """The results sheet's bounty column and totals (RULES 9.9: listed apart from the
+    prizes), only in a bounty event: the prizes and bounties of the rows listed, and the
+    bounty money collected, paid and still in play."""
+    if not has_bounties(t):
+        return {"bounties": False}
+    totals = bounty_totals(t)
+    return {
+        "bounties": True,
+        "prize_total": money_exact(sum(r["prize"] for r in rows)),
+        "bounty_total": money_exact(sum(r["bounties"] for r in rows)),
+        "bounties_collected": money_exact(totals["collected"]),
+        "bounties_paid": money_exact(totals["paid"]),
+        "bounties_in_play": money_exact(totals["in_play"]),
+        "bounties_in_play_cents": totals["in_play"],
+    }

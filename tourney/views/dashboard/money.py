@@ -148,6 +148,8 @@ def deal(request: HttpRequest, t: Tournament):
             method=method,
             agreed=agreed,
             stacks=stacks,
+            # RULES 9.10: each player still in takes their own bounty in cash now
+            include_bounties=bool(request.POST.get("include_bounties")),
             actor=request.user,
         )
     except DomainError as exc:

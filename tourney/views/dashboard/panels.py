@@ -16,6 +16,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.services import setup
+from tourney.views.dashboard import bounties as bounty_screens
 from tourney.views.dashboard import reads
 from tourney.views.dashboard.base import (
     BUST_ROWS_SHOWN,
@@ -279,34 +280,76 @@ def eliminations(request: HttpRequest, t: Tournament):
 
 @domain_errors("eliminations")
 def _eliminate(request: HttpRequest, t: Tournament):
-    """Step 1 (no ``confirm``): show who sits in the seats typed, with their stacks. Step 2:
-    record those entries (ids, so a seat that changed meanwhile cannot hit someone else)."""
+    """Step 1 (no ``confirm``): show who sits in the seats typed, with their stacks, and the
+    players at their table to pick the winner of the hand from (RULES 9.5). Step 2: record
+    those entries (ids, so a seat that changed meanwhile cannot hit someone else) and the
+    winners ticked; a refusal (no winner in a bounty event) shows step 1 again with its
+    message and what was ticked."""
     if not request.POST.get("confirm"):
-        rows = _bust_rows(t, request.POST)
-        names = dict(
-            Seat.objects.filter(entry_id__in=[r["entry"] for r in rows]).values_list(
-                "entry_id", "entry__player__name"
-            )
-        )
-        for r in rows:
-            r["name"] = names.get(r["entry"], "")
-        return render_dashboard(request, t, "eliminations", extra={"preview": rows})
-    busts = []
+        return _bust_preview(request, t, _bust_rows(t, request.POST))
+    rows = []
     for n in range(1, BUST_ROWS + 1):
         if request.POST.get(f"entry_{n}"):
-            busts.append(
-                (
-                    int_field(request.POST, f"entry_{n}", f"Row {n} entry"),
+            rows.append(
+                {
+                    "n": n,
+                    "entry": int_field(request.POST, f"entry_{n}", f"Row {n} entry"),
                     # Blank: one player alone, no stack needed (the service checks, RULES 7.1).
-                    int_field(request.POST, f"stack_{n}", f"Row {n} starting stack")
+                    "stack": int_field(request.POST, f"stack_{n}", f"Row {n} starting stack")
                     if (request.POST.get(f"stack_{n}") or "").strip()
                     else None,
-                )
+                }
             )
-    if not busts:
+    if not rows:
         raise DomainError("bad_input", MSG_GIVE_A_BUST, fields={"row_1": MSG_GIVE_A_BUST})
-    services.elimination_record(tournament_id=t.pk, busts=busts, actor=request.user)
+    try:
+        services.elimination_record(
+            tournament_id=t.pk,
+            busts=[(r["entry"], r["stack"]) for r in rows],
+            winners=bounty_screens.posted_winners(
+                request.POST, [(i, r["entry"]) for i, r in enumerate(rows, start=1)]
+            ),
+            actor=request.user,
+        )
+    except DomainError as exc:
+        if not _seated_now(t, rows):  # someone moved or went out meanwhile: start again
+            raise
+        return _bust_preview(request, t, rows, error=exc, data=request.POST)
     return after_action(request, t, "eliminations")
+
+
+def _seated_now(t: Tournament, rows: list[dict[str, Any]]) -> bool:
+    """Fill each row's table and seat from where its entry sits; False when one is gone."""
+    where = {
+        e: (tn, s)
+        for e, tn, s in Seat.objects.filter(
+            tournament=t, entry_id__in=[r["entry"] for r in rows]
+        ).values_list("entry_id", "table__number", "number")
+    }
+    for r in rows:
+        if r["entry"] not in where:
+            return False
+        r["table"], r["seat"] = where[r["entry"]]
+    return True
+
+
+def _bust_preview(
+    request: HttpRequest,
+    t: Tournament,
+    rows: list[dict[str, Any]],
+    *,
+    error: DomainError | None = None,
+    data=None,
+) -> HttpResponse:
+    names = dict(
+        Seat.objects.filter(entry_id__in=[r["entry"] for r in rows]).values_list(
+            "entry_id", "entry__player__name"
+        )
+    )
+    for r in rows:
+        r["name"] = names.get(r["entry"], "")
+    extra = {"preview": rows, **bounty_screens.preview_context(t, rows, data)}
+    return render_dashboard(request, t, "eliminations", error=error, extra=extra)
 
 
 # ---------------------------------------------------------------- moves
@@ -377,7 +420,13 @@ def log_event(request: HttpRequest, t: Tournament, event_id: int) -> HttpRespons
         "tournament": t,
         "ev": ev,
         "words": reads._event_words(ev.kind, ev.payload or {}, reads.log_lookups(t, [ev])),
-        "details": {k: v for k, v in (ev.payload or {}).items() if k not in ("undo", "call")},
+        "details": {
+            k: v for k, v in (ev.payload or {}).items() if k not in ("undo", "call", "bounties")
+        },
+        # RULES 9: an elimination's bounties, one row per payment (names looked up)
+        "bounties": bounty_screens.log_rows((ev.payload or {}).get("bounties"))
+        if ev.kind in ("elimination", "deal_recorded")
+        else [],
         "changes": event_changes(ev),
         "journaled": "undo" in (ev.payload or {}),
     }

@@ -27,6 +27,7 @@ from tourney.selectors.money import (
     pool_of,
     window_passed,
 )
+from tourney.views.dashboard import bounties as bounty_screens
 
 MOVES_SHOWN = 100
 LOG_SHOWN = 40
@@ -196,6 +197,8 @@ def last_hand(t: Tournament) -> dict[str, Any] | None:
         "busted": out,
         "moves": moves,
         "winner": winner,
+        # RULES 9: the bounties to pay, and where each winner sat in the hand
+        "bounties": bounty_screens.payment_lines(t, ev.payload.get("bounties") or []),
         # docs/rules.md 7.6: entries can still come, each moving the players out one place down
         "provisional": bool(out) and services.places_provisional(t),
     }
@@ -313,6 +316,7 @@ def _event_words(kind: str, p: dict[str, Any], look: dict[str, Any] | None = Non
             "Out: "
             + ", ".join(place_words(x["place"], x["place_to"]) for x in p.get("places", []))
             + (f"; {len(p['moves'])} move(s)" if p.get("moves") else "")
+            + bounty_screens.log_words(p.get("bounties"))
         ),
         "button_set": lambda: f"Table {p.get('table')}: button to seat {p.get('after')}",
         "buttons_drawn": lambda: f"Buttons drawn ({len(p.get('buttons', {}))} table(s))",
@@ -337,7 +341,10 @@ def _event_words(kind: str, p: dict[str, Any], look: dict[str, Any] | None = Non
         "level_started": lambda: f"{_item_words(items, p.get('index')).capitalize()} started",
         "break_started": lambda: f"{_item_words(items, p.get('index')).capitalize()} started",
         "chip_race": lambda: f"Chip race at table {p.get('table')}: {p.get('remove')}s",
-        "deal_recorded": lambda: f"Deal recorded ({p.get('method')})",
+        "deal_recorded": lambda: (
+            f"Deal recorded ({p.get('method')})"
+            + ("; the bounties in play included" if p.get("include_bounties") else "")
+        ),
         "settings_changed": lambda: f"Settings: {p.get('summary', '')}",
     }
     fn = words.get(kind)
@@ -527,5 +534,6 @@ def money_context(t: Tournament) -> dict[str, Any]:
         "payouts_text": _percent_text(s["percentages"]),
         "rounding_text": money_exact(s["rounding_unit"]),
         "results_print_url": _url_or_none("tourney-results-print", t.pk),
+        **bounty_screens.money_bounties(t),  # RULES 9.9: apart from the prize money
         "results_csv_url": _url_or_none("tourney-results-csv", t.pk),
     }
