@@ -11,6 +11,7 @@ from ninja.errors import ValidationError as NinjaValidationError
 from tourney.api import (
     accounts,
     audit,
+    bounties,
     clock,
     colorup,
     floor,
@@ -38,6 +39,7 @@ ROUTERS = (
     accounts,
     colorup,
     money,
+    bounties,
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view

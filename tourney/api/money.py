@@ -48,6 +48,9 @@ def entry_money(e: Entry) -> dict[str, Any]:
         "rebuys": e.rebuys,
         "addons": e.addons,
         "chips_bought": e.chips_bought,
+        # RULES 9.1: the bounty on the entry's head now and the bounty money it won in cash
+        "bounty": e.bounty,
+        "bounty_won": e.bounty_won,
     }
 
 
@@ -190,6 +193,8 @@ class DealIn(Schema):
     agreed: list[Annotated[int, Field(ge=1, le=MAX_ID)]] = Field(
         default_factory=list, max_length=MAX_DEAL_PLAYERS
     )
+    # RULES 9.10: the bounties still in play are shared too (each player takes their own)
+    include_bounties: bool = False
 
 
 @router.post(
@@ -210,6 +215,7 @@ def deal_post(request, tid: int, payload: DealIn):
         method=payload.method,
         agreed=payload.agreed,
         stacks=payload.stacks,
+        include_bounties=payload.include_bounties,
         actor=request.user,
     )
     return {
@@ -217,4 +223,5 @@ def deal_post(request, tid: int, payload: DealIn):
         "amounts": {str(k): v for k, v in amounts.items()},
         "agreed": sorted(amounts),
         "unpaid": sum(amounts.values()),
+        "include_bounties": payload.include_bounties,
     }

@@ -1,5 +1,6 @@
-"""Results: the places and prizes of a tournament so far (tagged money). A router of its own,
-mounted between clock and structure, so that the OpenAPI document keeps its order of paths."""
+"""Results: the places, prizes and bounties won of a tournament so far (tagged money). A
+router of its own, mounted between clock and structure, so that the OpenAPI document keeps its
+order of paths."""
 
 from __future__ import annotations
 
@@ -9,10 +10,19 @@ from tourney import selectors
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import desk_tournament
+from tourney.selectors import bounties as bounty_reads
+from tourney.selectors.money import results_rows
 
 router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 
 
 @router.get("/tournaments/{tid}/results", auth=api_auth.DESK, response=out.ResultsOut)
 def results_get(request, tid: int):
-    return selectors.results(desk_tournament(request, tid))
+    t = desk_tournament(request, tid)
+    answer = selectors.results(t)
+    # RULES 9.9: each row's bounties won, apart from its prize, and all the bounty cash paid
+    won = {row["entry"]: row["bounties"] for row in results_rows(t)}
+    for row in answer["places"]:
+        row["bounties"] = won.get(row["entry"], 0)
+    answer["bounties_paid"] = bounty_reads.bounty_totals(t)["paid"]
+    return answer

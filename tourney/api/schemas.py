@@ -95,6 +95,9 @@ class IcmOut(Out):
 # ---------------------------------------------------------------- tournaments and seating
 
 
+BountyKind = Literal["none", "fixed", "progressive", "mystery"]
+
+
 class TournamentOut(Out):
     id: int
     name: str
@@ -112,6 +115,12 @@ class TournamentOut(Out):
     redraw_at_one: bool
     race_threshold: Literal["half_or_more", "more_than_half"]
     registration_open: bool
+    # RULES 9.1: the bounty type, the bounty part of each buy-in, the PKO cash share (percent)
+    # and, in a mystery event, the players still in from which envelopes are drawn
+    bounty_kind: BountyKind
+    bounty: int
+    bounty_cash_percent: int
+    mystery_from_players: int
 
 
 EntryStatus = Literal["registered", "seated", "alternate", "busted"]
@@ -173,12 +182,28 @@ class MoveOut(Out):
     waits_for_button: bool
 
 
+class BountyPaidOut(Out):
+    """One bounty taken in an elimination (RULES 9.2-9.8): ``cash`` to pay the winner now,
+    ``to_head`` added to the winner's own bounty (PKO), ``envelope`` the mystery envelope
+    drawn (shared by the winners of a split pot); ``table`` and ``seat`` where the winner sat
+    in the hand (null for the last player's own bounty, RULES 9.8)."""
+
+    busted: int
+    winner: int
+    cash: int
+    to_head: int
+    envelope: int | None
+    table: int | None
+    seat: int | None
+
+
 class EliminationOut(Out):
     places: list[PlaceOut]
     moves: list[MoveOut]
     winner: int | None  # the last player's entry, once one is left
     # docs/rules.md 7.6: true while entries can still come (the places may still move down)
     provisional: bool
+    bounties: list[BountyPaidOut]
 
 
 # ---------------------------------------------------------------- clock and structure
@@ -242,11 +267,13 @@ class ResultRowOut(Out):
     name: str
     prize: int
     deal: bool  # the prize is a deal amount (RULES 8.3)
+    bounties: int  # the bounty money this entry won in cash, apart from the prize (RULES 9.9)
 
 
 class ResultsOut(Out):
     places: list[ResultRowOut]
     prize_pool: int
+    bounties_paid: int  # every bounty paid in cash so far, players still in included
 
 
 class EntryMoneyOut(Out):
@@ -259,6 +286,8 @@ class EntryMoneyOut(Out):
     rebuys: int
     addons: int
     chips_bought: int
+    bounty: int  # on the entry's head now (RULES 9.1; 0 once out, and in a mystery event)
+    bounty_won: int  # bounty money won in cash
     prize_pool: int
 
 
@@ -305,6 +334,7 @@ class QuotePlayerOut(Out):
     number: int
     name: str
     stack: int | None
+    bounty: int  # on the player's head: what they take if a deal includes the bounties (9.10)
     # With ``stacks``: the ICM equity, the ICM deal in rounding units and the chip chop.
     equity: float = may_be_absent()
     icm: int = may_be_absent()
@@ -312,6 +342,7 @@ class QuotePlayerOut(Out):
 
 
 class DealQuoteOut(Out):
+    bounties_in_play: int  # on heads and in envelopes: a deal may include them (RULES 9.10)
     unpaid: int
     unpaid_prizes: list[int]
     rounding_unit: int
@@ -324,6 +355,45 @@ class DealOut(Out):
     amounts: ByNumber
     agreed: list[int]  # every player still in agreed (RULES 8.3)
     unpaid: int
+    include_bounties: bool  # RULES 9.10: each player took their own bounty in cash
+
+
+# ---------------------------------------------------------------- bounties (RULES 9)
+
+
+class EnvelopeOut(Out):
+    amount: int
+    count: int
+
+
+class HeadOut(Out):
+    entry: int
+    number: int
+    bounty: int
+    won: int
+
+
+class KnockoutOut(Out):
+    hand: int  # the elimination's event id
+    busted: int
+    winner: int  # the busted entry itself: the last player's own bounty (RULES 9.8)
+    cash: int
+    to_head: int
+    envelope: int | None
+
+
+class BountiesOut(Out):
+    kind: BountyKind
+    bounty: int
+    cash_percent: int
+    mystery_from_players: int
+    envelopes: list[EnvelopeOut]  # the mystery envelopes left
+    collected: int
+    paid: int
+    on_heads: int
+    in_envelopes: int
+    heads: list[HeadOut]  # the players still in, biggest bounty first (fixed and PKO)
+    knockouts: list[KnockoutOut]
 
 
 # ---------------------------------------------------------------- color-up (RULES 5)

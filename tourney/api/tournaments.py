@@ -10,10 +10,21 @@ from tourney import services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import MAX_MONEY, desk_tournament, need_desk, need_director, seat_of
+from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
 from tourney.models import Tournament
 
 router = Router(**out.ROUTER_OPTIONS)
+
+
+MAX_STAGE = 100_000  # players still in (RULES 9.4)
+MAX_ENVELOPES = 10**6  # of one amount
+MSG_ENVELOPE_TWICE = "Give each envelope amount once, with how many envelopes of it."
+
+
+class EnvelopeIn(Schema):
+    amount: int = Field(ge=1, le=MAX_MONEY)
+    count: int = Field(ge=1, le=MAX_ENVELOPES)
 
 
 class TournamentIn(Schema):
@@ -36,6 +47,27 @@ class TournamentIn(Schema):
     auto_open_tables: bool = True
     draw_at_registration: bool = True
     late_reg_until: int | None = Field(default=None, ge=0, le=499)
+    # RULES 9.1: bounties, paid on top of buy_in (the prize-pool part) and the fee; the
+    # service checks the settings together (a bounty type needs a bounty, and so on)
+    bounty_kind: out.BountyKind = "none"
+    bounty: int = Field(default=0, ge=0, le=MAX_MONEY)
+    bounty_cash_percent: int = Field(default=50, ge=0, le=100)
+    mystery_from_players: int = Field(default=9, ge=1, le=MAX_STAGE)
+    mystery_envelopes: list[EnvelopeIn] | None = Field(default=None, max_length=100)
+
+
+def envelopes_as_stored(envelopes: list[dict[str, int]]) -> dict[str, int]:
+    """The mystery envelopes as the tournament keeps them, ``{"amount": count}`` (RULES 9.4);
+    an amount given twice is refused rather than one line silently replacing the other."""
+    stored: dict[str, int] = {}
+    for e in envelopes:
+        key = str(e["amount"])
+        if key in stored:
+            raise DomainError(
+                "bad_input", MSG_ENVELOPE_TWICE, fields={"mystery_envelopes": e["amount"]}
+            )
+        stored[key] = e["count"]
+    return stored
 
 
 def tournament_dict(t: Tournament) -> dict[str, Any]:
@@ -56,6 +88,10 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
         "redraw_at_one": t.redraw_at_one,
         "race_threshold": t.race_threshold,
         "registration_open": t.registration_open,
+        "bounty_kind": t.bounty_kind,
+        "bounty": t.bounty,
+        "bounty_cash_percent": t.bounty_cash_percent,
+        "mystery_from_players": t.mystery_from_players,
     }
 
 
@@ -65,6 +101,9 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
 def tournament_create(request, payload: TournamentIn):
     need_director(request)
     data = payload.dict()
+    envelopes = data.pop("mystery_envelopes")
+    if envelopes is not None:
+        data["mystery_envelopes"] = envelopes_as_stored(envelopes)
     t = services.tournament_create(
         actor=request.user,
         name=data.pop("name"),
