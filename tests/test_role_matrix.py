@@ -44,6 +44,7 @@ RULES = {
     "clock_get": API_DESK,
     "clock_post": API_DIRECTOR,
     "results_get": API_DESK,
+    "bounties_get": API_DESK,
     "levels_get": API_DESK,
     "levels_put": API_DIRECTOR,
     "structure_generate": API_DIRECTOR,

@@ -261,8 +261,9 @@ def test_the_results_carry_each_players_bounties_and_the_total_paid(director_api
         assert r.status_code == 200, r.content
     last = r.json()
     assert last["winner"] == a
-    # RULES 9.8: the last player takes their own bounty, whole in cash (no seat to pay at)
+    # RULES 9.8: the last player takes their own bounty, whole in cash, where they sit
     own = [p for p in last["bounties"] if p["busted"] == a]
+    seat = Seat.objects.select_related("table").get(entry_id=a)
     assert own == [
         {
             "busted": a,
@@ -270,8 +271,8 @@ def test_the_results_carry_each_players_bounties_and_the_total_paid(director_api
             "cash": own[0]["cash"],
             "to_head": 0,
             "envelope": None,
-            "table": None,
-            "seat": None,
+            "table": seat.table.number,
+            "seat": seat.number,
         }
     ]
     r = desk_api.get(f"/api/v1/tournaments/{tid}/results")

@@ -121,7 +121,7 @@ def test_keys_an_answer_may_leave_out_stay_absent_not_null(director_api, directo
     quote = director_api.get(f"/api/v1/tournaments/{tid}/deal")
     assert quote.status_code == 200, quote.content
     assert [sorted(p) for p in quote.json()["players"]] == [
-        ["entry", "name", "number", "stack"]
+        ["bounty", "entry", "name", "number", "stack"]
     ] * 2
     assert _matches("get", "tournaments/{tid}/deal", quote.json())
     priced = director_api.get(f"/api/v1/tournaments/{tid}/deal?stacks={a.pk}:30000,{b.pk}:10000")

@@ -109,9 +109,20 @@ def test_last_player_wins_own_bounty_whole_in_pko(director):
     # RULES 9.8, money conserved at the end: everything paid
     t = _create(director, players=3, kind="progressive")
     a, b, c = _seated(t)
-    services.elimination_record(
+    out = services.elimination_record(
         tournament_id=t.pk, busts=[(c.pk, 1000), (b.pk, 2000)], winners=[a.pk], actor=director
     )
+    seat = Seat.objects.get(entry=a)  # the winner's own bounty is paid where they sit
+    assert out["bounties"][-1] | {"name": ""} == {
+        "busted": a.pk,
+        "winner": a.pk,
+        "cash": 4000,  # the two heads taken, kept on a's head, then a's own whole head
+        "to_head": 0,
+        "envelope": None,
+        "table": seat.table.number,
+        "seat": seat.number,
+        "name": "",
+    }
     totals = bounty_totals(t)
     assert totals["collected"] == 6000
     assert totals["paid"] == 6000 and totals["on_heads"] == 0
@@ -241,8 +252,29 @@ def test_mystery_envelopes_that_do_not_add_up_refuse_the_first_draw(director):
     with pytest.raises(DomainError) as exc:
         _bust_one(t, director)
     assert exc.value.code == "envelopes_do_not_add_up"
-    assert "12,000" in exc.value.message or "12000" in exc.value.message
+    assert "add up to 50.00 but the bounty money collected is 120.00" in exc.value.message
     assert len(_seated(t)) == 6
+
+
+def test_too_few_envelopes_for_the_players_left_refuse_the_first_draw(director):
+    # RULES 9.4: from the stage of 6 players, five busts draw one each
+    t = _mystery(director, envelopes={"3000": 4}, stage=6)
+    with pytest.raises(DomainError) as exc:
+        _bust_one(t, director)
+    assert exc.value.code == "envelopes_too_few"
+    assert exc.value.message.startswith("4 mystery envelopes for 5 players still to bust")
+    assert len(_seated(t)) == 6
+
+
+def test_a_winner_listed_twice_is_refused(director):
+    t = _create(director, players=12, kind="none", bounty=0)
+    x, w, *_ = _at_table(t, 1)
+    with pytest.raises(DomainError) as exc:
+        services.elimination_record(
+            tournament_id=t.pk, busts=[(x.pk, None)], winners=[w.pk, w.pk], actor=director
+        )
+    assert exc.value.code == "duplicate_entry"
+    assert not Knockout.objects.filter(tournament=t).exists()
 
 
 def test_a_deal_leaves_the_bounties_unless_the_director_includes_them(director):

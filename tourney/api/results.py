@@ -10,8 +10,6 @@ from tourney import selectors
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import desk_tournament
-from tourney.selectors import bounties as bounty_reads
-from tourney.selectors.money import results_rows
 
 router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 
@@ -19,10 +17,5 @@ router = Router(tags=["money"], **out.ROUTER_OPTIONS)
 @router.get("/tournaments/{tid}/results", auth=api_auth.DESK, response=out.ResultsOut)
 def results_get(request, tid: int):
     t = desk_tournament(request, tid)
-    answer = selectors.results(t)
     # RULES 9.9: each row's bounties won, apart from its prize, and all the bounty cash paid
-    won = {row["entry"]: row["bounties"] for row in results_rows(t)}
-    for row in answer["places"]:
-        row["bounties"] = won.get(row["entry"], 0)
-    answer["bounties_paid"] = bounty_reads.bounty_totals(t)["paid"]
-    return answer
+    return selectors.results(t)

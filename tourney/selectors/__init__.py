@@ -100,9 +100,13 @@ def seating(t: Tournament) -> dict[str, Any]:
 
 def results(t: Tournament) -> dict[str, Any]:
     """docs/api.md GET results; ``deal`` (an added field): the prize is a deal amount
-    (RULES 8.3)."""
-    keys = ("place", "place_to", "entry", "name", "prize", "deal")
+    (RULES 8.3); ``bounties`` (added): the bounty money each won, and ``bounties_paid`` all
+    of it (RULES 9.9)."""
+    from tourney.selectors.bounties import bounty_totals
+
+    keys = ("place", "place_to", "entry", "name", "prize", "deal", "bounties")
     return {
         "places": [{k: row[k] for k in keys} for row in results_rows(t)],
         "prize_pool": pool_of(t),
+        "bounties_paid": bounty_totals(t)["paid"],
     }

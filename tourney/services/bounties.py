@@ -30,6 +30,11 @@ MSG_WINNERS_NEEDED = (
 )
 MSG_WINNER_NOT_SEATED = "A winner of the hand must be a player still seated in this tournament."
 MSG_WINNER_IS_BUSTED = "A player out in this hand cannot also be its winner."
+MSG_WINNERS_TWICE = "List each winner of the hand once (and at least one)."
+MSG_ENVELOPES_FEW = (
+    "{count} mystery envelopes for {busts} players still to bust: every player busted from the "
+    "stage on draws one (RULES 9.4). Add envelopes first."
+)
 MSG_ENVELOPES_TOTAL = (
     "The mystery envelopes add up to {envelopes} but the bounty money collected is {total}: "
     "set the envelopes to add up to it first (RULES 9.4)."
@@ -95,6 +100,10 @@ def knockouts_record(
         raise DomainError(
             "winners_needed", MSG_WINNERS_NEEDED, fields={"winners": MSG_WINNERS_NEEDED}
         )
+    if any(len(set(ws)) != len(ws) or not ws for ws in winners.values()):
+        raise DomainError(
+            "duplicate_entry", MSG_WINNERS_TWICE, fields={"winners": MSG_WINNERS_TWICE}
+        )
     ids = {w for ws in winners.values() for w in ws}
     if ids & set(busted):
         raise DomainError(
@@ -139,7 +148,7 @@ def _hand_award(t: Tournament, settings, busts: list[engine.Bust], players_befor
             settings=settings,
             busts=busts,
             players_before=players_before,
-            envelopes=_envelopes_for_draw(t) if draw else {},
+            envelopes=_envelopes_for_draw(t, players_before) if draw else {},
             rng=next_rng(t)[0] if draw else None,
         )
         if award.draws:
@@ -165,18 +174,28 @@ def _shared_in_a_deal(t: Tournament) -> bool:
     ).exists()
 
 
-def _envelopes_for_draw(t: Tournament) -> dict[int, int]:
-    """The envelopes to draw from (RULES 9.4); before the first draw they must add up to the
-    bounty money collected (the set cannot be fixed once drawing began)."""
+def _envelopes_for_draw(t: Tournament, players_before: int) -> dict[int, int]:
+    """The envelopes to draw from (RULES 9.4). Before the first draw the set must add up to
+    the bounty money collected, and hold an envelope for each player who will bust from now
+    on (``players_before`` - 1; the last player takes what is left): the set cannot change
+    once drawing began, and running out half way would stop the tournament."""
     envelopes = envelopes_of(t)
     if not envelopes_drawn(t):
         total = bounty_totals(t)["collected"]
+        count = sum(envelopes.values())
         if engine.envelope_total(envelopes) != total:
             msg = MSG_ENVELOPES_TOTAL.format(
-                envelopes=engine.envelope_total(envelopes), total=total
+                envelopes=_money(engine.envelope_total(envelopes)), total=_money(total)
             )
             raise DomainError("envelopes_do_not_add_up", msg, status=409, fields={"envelopes": msg})
+        if count < players_before - 1:
+            msg = MSG_ENVELOPES_FEW.format(count=count, busts=players_before - 1)
+            raise DomainError("envelopes_too_few", msg, status=409, fields={"envelopes": msg})
     return envelopes
+
+
+def _money(cents: int) -> str:
+    return f"{cents // 100:,}.{cents % 100:02d}"
 
 
 def _envelopes_write(t: Tournament, envelopes: dict[int, int]) -> None:
@@ -252,8 +271,7 @@ def last_player_bounty(t: Tournament, *, hand: int, winner: Entry) -> list[dict[
     if settings.kind == engine.MYSTERY:
         _envelopes_write(t, award.envelopes)
     _award_write(t, hand, award, [winner.pk])
-    where = (winner.bust_table, winner.bust_seat, "")
-    return _payments_answer(award, {winner.pk: where})
+    return _payments_answer(award, _winner_seats(t, {winner.pk}))
 
 
 def deal_bounties(t: Tournament, *, hand: int, remaining: Sequence[Entry]) -> list[dict[str, Any]]:
