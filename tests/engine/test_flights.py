@@ -1,5 +1,7 @@
-"""Multi-day events: flight ends, one stack per player, bag and tag, the Day 2 draw, the
-event's money and places, chip counts during play (RULES 10)."""
+"""Multi-day events: the event's settings, flight ends, one stack per player with the desk's
+warning, the Day 2 draw, and a three-flight event played through (RULES 10.1-10.3, 10.5; the
+bag and tag and chip counts are in test_flights_bags.py, the event's money and places in
+test_flights_event_money.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,9 @@ from hypothesis import strategies as st
 
 from tables.engine.model import Move, Table
 from tables.engine.seat_draw import draw, tables_needed
+from tourney.engine.bags import Count, bag_check
 from tourney.engine.errors import DomainError
+from tourney.engine.event_money import FlightMoney, event_payouts, event_places
 from tourney.engine.flights import (
     END_LEVEL,
     END_PLAYERS,
@@ -23,50 +27,28 @@ from tourney.engine.flights import (
     MSG_ALREADY_QUALIFIED_FIRST,
     MSG_ALREADY_QUALIFIED_LARGEST,
     MSG_BAD_BAG,
-    MSG_BAD_COUNT,
     MSG_BAD_END_PLAYERS,
     MSG_BAD_LAST_LEVEL,
-    MSG_BAD_MONEY,
     MSG_BAGGED_TWICE,
-    MSG_BUSTED_ON_DAY1_AND_DAY2,
-    MSG_BUSTED_TWICE,
     MSG_DRAW_MISMATCH,
     MSG_DUPLICATE_ENTRY,
     MSG_NO_DAY2,
     MSG_NO_END,
-    MSG_NO_PLAYERS,
-    MSG_NOT_ON_DAY2,
-    MSG_PAID_BELOW_DAY2,
     MSG_PLAYER_TWICE,
-    MSG_SEAT_TWICE,
     MSG_UNKNOWN_POLICY,
     SAME_STACK_LATER_FLIGHT,
     SMALLER_STACK,
     Bag,
-    BagLabel,
-    ChipRow,
-    Count,
     EventSettings,
     FlightEnd,
-    FlightMoney,
-    TableTotal,
-    average_stack,
-    bag_check,
-    bag_labels,
-    chip_counts,
-    chip_report,
     day2_draw,
     entry_warning,
-    event_entries,
-    event_payouts,
-    event_places,
-    event_pool,
     flight_end,
     flight_end_due,
     qualifiers,
 )
-from tourney.engine.payouts import place_prizes, prize_pool
-from tourney.engine.places import MSG_NO_WINNER, Bust, Place
+from tourney.engine.payouts import place_prizes
+from tourney.engine.places import Bust
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -214,86 +196,6 @@ def test_desk_warns_a_qualified_player_entering_another_flight():
     assert first.message == MSG_ALREADY_QUALIFIED_FIRST.format(chips="20,000", flight=1)
 
 
-# ----------------------------------------------------------------------------- RULES 10.4
-
-
-def test_bag_check_totals_each_table_and_shows_the_difference():
-    counts = [
-        Bag(1, 1, 11, 30_000, table=1, seat=1),
-        Bag(2, 1, 12, 12_500, table=1, seat=4),
-        Bag(3, 1, 13, 57_475, table=2, seat=2),
-    ]
-    check = bag_check(counts, chips_in_play=100_000)
-    assert check.tables == (TableTotal(1, 2, 42_500), TableTotal(2, 1, 57_475))
-    assert check.counted == 99_975
-    assert check.difference == -25  # 25 chips short: shown, not spread over the counts
-    assert not check.balanced
-    assert [c.chips for c in counts] == [30_000, 12_500, 57_475]
-    even = bag_check(counts, chips_in_play=99_975, players={11, 12, 13})
-    assert even.difference == 0 and even.balanced
-
-
-def test_bag_check_reports_players_without_a_count_and_counts_of_players_not_in():
-    counts = [Count(11, 40_000, 1, 1), Count(14, 60_000, 1, 2)]
-    check = bag_check(counts, chips_in_play=100_000, players=[11, 12, 13])
-    assert check.difference == 0
-    assert check.missing == (12, 13)
-    assert check.not_in == (14,)
-    assert not check.balanced
-
-
-def test_bag_check_refuses_bad_counts():
-    _raises("bad_count", MSG_BAD_COUNT, bag_check, [Count(1, 0)], chips_in_play=0)
-    _raises("bad_count", MSG_BAD_COUNT, bag_check, [object()], chips_in_play=0)
-    _raises(
-        "duplicate_entry",
-        MSG_DUPLICATE_ENTRY,
-        bag_check,
-        [Count(1, 5, 1, 1), Count(1, 5, 1, 2)],
-        chips_in_play=10,
-    )
-    _raises(
-        "seat_twice",
-        MSG_SEAT_TWICE,
-        bag_check,
-        [Count(1, 5, 1, 1), Count(2, 5, 1, 1)],
-        chips_in_play=10,
-    )
-
-
-def test_bag_labels_are_numbered_in_table_and_seat_order():
-    bags = [
-        Bag(9, 2, 31, 1_000, table=3, seat=1),
-        Bag(8, 2, 22, 2_000, table=1, seat=6),
-        Bag(7, 2, 21, 3_000, table=1, seat=2),
-    ]
-    assert bag_labels(bags) == (
-        BagLabel(1, 7, 2, 21, 1, 2, 3_000),
-        BagLabel(2, 8, 2, 22, 1, 6, 2_000),
-        BagLabel(3, 9, 2, 31, 3, 1, 1_000),
-    )
-
-
-def test_chip_report_sorts_by_chips_with_shared_ranks_and_by_table():
-    counts = [
-        Count(1, 10_000, 2, 5),
-        Count(2, 25_000, 1, 3),
-        Count(3, 10_000, 1, 7),
-        Count(4, 5_000, 2, 1),
-    ]
-    report = chip_report(counts)
-    assert report.by_chips == (
-        ChipRow(1, 2, 25_000, 1, 3),
-        ChipRow(2, 3, 10_000, 1, 7),
-        ChipRow(2, 1, 10_000, 2, 5),
-        ChipRow(4, 4, 5_000, 2, 1),
-    )
-    assert [(t.table, [r.seat for r in t.rows], t.chips) for t in report.by_table] == [
-        (1, [3, 7], 35_000),
-        (2, [1, 5], 15_000),
-    ]
-
-
 # ----------------------------------------------------------------------------- RULES 10.5
 
 
@@ -322,126 +224,6 @@ def test_day2_draw_refuses_two_stacks_of_one_player_and_a_bad_draw():
     first = moves[0]
     same_seat = [first, Move(20, None, None, first.to_table, first.to_seat, "seat", False)]
     _raises("draw_mismatch", MSG_DRAW_MISMATCH, day2_draw, two, lambda entries: same_seat)
-
-
-# ----------------------------------------------------------------------------- RULES 10.6
-
-
-def test_event_pool_is_every_flight_with_added_money_and_guarantee_once():
-    flights = [FlightMoney(120, rebuys=0, addons=3_000), FlightMoney(80), FlightMoney(45, 500)]
-    assert event_entries(flights) == 245
-    assert event_pool(flights, buy_in=10_000) == 245 * 10_000 + 3_500
-    assert event_pool(flights, buy_in=10_000, added=50_000) == 245 * 10_000 + 53_500
-    assert event_pool(flights, buy_in=10_000, guarantee=3_000_000) == 3_000_000
-    _raises("bad_amount", MSG_BAD_MONEY, FlightMoney, -1)
-
-
-def test_event_payouts_are_chosen_by_the_whole_field():
-    flights = [FlightMoney(100), FlightMoney(100), FlightMoney(100)]
-    money = event_payouts(flights, buy_in=1_000, day2_players=90)
-    assert money.entries == 300 and money.pool == 300_000
-    assert len(money.prizes) == 45  # 15 % of 300 entries, not of any one flight
-    assert sum(money.prizes) == money.pool
-
-
-def test_paying_more_places_than_day2_players_needs_pay_on_day1():
-    flights = [FlightMoney(100), FlightMoney(100)]
-    error = _raises(
-        "paid_below_day2",
-        MSG_PAID_BELOW_DAY2.format(paid=30, players=25),
-        event_payouts,
-        flights,
-        buy_in=1_000,
-        day2_players=25,
-    )
-    assert error.status == 409
-    money = event_payouts(flights, buy_in=1_000, day2_players=25, pays_on_day1=True)
-    assert len(money.prizes) == 30
-
-
-# ----------------------------------------------------------------------------- RULES 10.7
-
-
-def test_day1_busts_have_no_place_unless_the_event_pays_on_day1():
-    day1 = [[Bust(1, 5_000)], [Bust(2, 8_000), Bust(3, 4_000)]]
-    day2 = [[Bust(10, 9_000)], [Bust(11, 20_000)]]
-    result = event_places(day2_entries=[10, 11, 12], day2=day2, day1=day1)
-    assert result.places == (Place(12, 1, 1), Place(11, 2, 2), Place(10, 3, 3))
-    assert result.unplaced == (1, 2, 3)
-
-
-def test_pay_on_day1_places_day1_busts_below_day2_in_the_order_played():
-    # Flight 1's hand, then flight 2's hand with two busts: the bigger stack finishes higher.
-    day1 = [[Bust(1, 5_000)], [Bust(2, 8_000), Bust(3, 4_000)]]
-    day2 = [[Bust(10, 9_000)], [Bust(11, 20_000)]]
-    result = event_places(day2_entries=[10, 11, 12], day2=day2, day1=day1, pays_on_day1=True)
-    assert result.places == (
-        Place(12, 1, 1),
-        Place(11, 2, 2),
-        Place(10, 3, 3),
-        Place(2, 4, 4),
-        Place(3, 5, 5),
-        Place(1, 6, 6),
-    )
-    assert result.unplaced == ()
-
-
-def test_day1_busts_with_equal_stacks_tie_across_a_hand():
-    day1 = [[Bust(1, 5_000), Bust(2, 5_000)]]
-    result = event_places(day2_entries=[10, 11], day1=day1, pays_on_day1=True)
-    assert set(result.places) == {Place(1, 3, 4), Place(2, 3, 4)}
-
-
-def test_event_places_refuse_inconsistent_busts():
-    _raises("no_day2", MSG_NO_DAY2, event_places, day2_entries=[])
-    _raises("not_on_day2", MSG_NOT_ON_DAY2, event_places, day2_entries=[1, 2], day2=[[Bust(3, 5)]])
-    _raises(
-        "busted_on_day1_and_day2",
-        MSG_BUSTED_ON_DAY1_AND_DAY2,
-        event_places,
-        day2_entries=[1, 2],
-        day1=[[Bust(1, 5)]],
-    )
-    _raises(
-        "busted_twice",
-        MSG_BUSTED_TWICE,
-        event_places,
-        day2_entries=[1, 2, 3],
-        day2=[[Bust(1, 5)], [Bust(1, 5)]],
-    )
-    _raises(
-        "no_winner",
-        MSG_NO_WINNER,
-        event_places,
-        day2_entries=[1, 2],
-        day2=[[Bust(1, 5), Bust(2, 5)]],
-    )
-
-
-# ----------------------------------------------------------------------------- RULES 10.8
-
-
-def test_average_stack_is_the_exact_chips_in_play_over_the_players():
-    assert average_stack(chips_in_play=1_000_000, players=3) == 333_333
-    assert average_stack(chips_in_play=5, players=2) == 3  # 2.5: a half chip rounds up
-    assert average_stack(chips_in_play=7, players=4) == 2  # 1.75
-    _raises("no_players", MSG_NO_PLAYERS, average_stack, chips_in_play=10, players=0)
-
-
-def test_chip_counts_show_the_latest_count_and_the_exact_average():
-    records = [
-        Count(1, 30_000, 1, 1, at=10),
-        Count(1, 45_000, 1, 1, at=20),
-        Count(1, 44_000, 1, 1, at=15),  # recorded late, taken earlier
-        Count(2, 10_000, 1, 2, at=20),
-        Count(2, 12_000, 1, 2, at=20),  # same time: the one recorded last
-        Count(9, 80_000, 2, 1, at=5),  # busted since
-    ]
-    shown = chip_counts(records, players={1, 2, 3}, chips_in_play=150_000)
-    assert [(c.entry, c.chips) for c in shown.counts] == [(1, 45_000), (2, 12_000)]
-    assert shown.not_counted == (3,)
-    assert shown.average == 50_000  # not (45,000 + 12,000) / 2
-    assert shown.players == 3
 
 
 # ------------------------------------------------------------- a three-flight event, examples
@@ -588,70 +370,3 @@ def test_day2_stacks_are_the_qualified_bags_seated_once_on_balanced_tables(
     sizes = Counter(s.table for s in day2.seats)
     counts = [sizes.get(t.number, 0) for t in tables]
     assert max(counts) - min(counts) <= 1
-
-
-@FAST
-@given(
-    flights=st.lists(
-        st.tuples(st.integers(0, 400), st.integers(0, 10**6), st.integers(0, 10**6)),
-        min_size=1,
-        max_size=6,
-    ),
-    buy_in=st.integers(0, 10**6),
-    added=st.integers(0, 10**6),
-    guarantee=st.integers(0, 10**9),
-)
-def test_the_money_of_all_flights_is_the_event_pool(flights, buy_in, added, guarantee):
-    money = [FlightMoney(e, r, a) for e, r, a in flights]
-    each = sum(prize_pool(entries=e, buy_in=buy_in, rebuys=r, addons=a) for e, r, a in flights)
-    assert event_pool(money, buy_in=buy_in, added=added) == each + added
-    pool = event_pool(money, buy_in=buy_in, added=added, guarantee=guarantee)
-    assert pool == max(each + added, guarantee)
-    paid = event_payouts(
-        money, buy_in=buy_in, added=added, guarantee=guarantee, day2_players=1, pays_on_day1=True
-    )
-    assert paid.pool == pool and sum(paid.prizes) == pool
-    assert paid.entries == sum(e for e, _, _ in flights)
-
-
-@st.composite
-def played_events(draw_):
-    """A Day 2 of 2-30 players played to a winner, Day 1 busts of 0-30 entries in hands."""
-    starters = list(range(1, draw_(st.integers(2, 30)) + 1))
-    stacks = st.sampled_from([1_000, 5_000, 5_000, 20_000])
-
-    def hands(entries: list[int], leave: int) -> list[list[Bust]]:
-        order = draw_(st.permutations(entries))
-        out, i = [], 0
-        while i < len(order) - leave:
-            k = draw_(st.integers(1, min(3, len(order) - leave - i)))
-            out.append([Bust(e, draw_(stacks)) for e in order[i : i + k]])
-            i += k
-        return out
-
-    day1_entries = list(range(100, 100 + draw_(st.integers(0, 30))))
-    return starters, hands(starters, 1), hands(day1_entries, 0)
-
-
-@FAST
-@given(event=played_events(), pays_on_day1=st.booleans())
-def test_every_placed_entry_has_one_place_and_the_places_cover_the_field(event, pays_on_day1):
-    starters, day2, day1 = event
-    result = event_places(day2_entries=starters, day2=day2, day1=day1, pays_on_day1=pays_on_day1)
-    day1_entries = {b.entry for h in day1 for b in h}
-    placed = {p.entry for p in result.places}
-    assert len(placed) == len(result.places)
-    assert placed == set(starters) | (day1_entries if pays_on_day1 else set())
-    assert set(result.unplaced) == (set() if pays_on_day1 else day1_entries)
-    # Tie groups cover exactly their places, once; together 1..the players placed.
-    groups = Counter((p.place, p.place_to) for p in result.places)
-    covered = [n for (a, b), size in groups.items() for n in range(a, b + 1)]
-    assert all(size == b - a + 1 for (a, b), size in groups.items())
-    assert sorted(covered) == list(range(1, len(placed) + 1))
-    # Every Day 2 player finishes above every Day 1 bust.
-    worst_day2 = max(p.place_to for p in result.places if p.entry in set(starters))
-    assert all(p.place > worst_day2 for p in result.places if p.entry in day1_entries)
-    # All the prize money goes to the places when they are enough to take it.
-    prizes = (500, 300, 200)[: len(placed)]
-    finishers = [(p.entry, p.place, p.place_to, 0, 0) for p in result.places]
-    assert sum(place_prizes(prizes=prizes, finishers=finishers).values()) == sum(prizes)
