@@ -213,3 +213,28 @@ def test_a_mystery_event_shows_its_envelopes(page, live_url, director, screensho
     page.wait_for_selector("#seating-board .seat-row")
     assert page.locator("#seating-board .bty").count() == 0
     assert page.js_errors == []
+
+
+def test_the_final_results_show_the_bounties_won(page, live_url, director, screenshot):
+    """RULES 9.8, 9.9: the TV's winner card and places, and the phone's, show the bounties
+    each won beside the prize, and fit the TV."""
+    t = _pko(director, players=NAMES[:4])
+    services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    for busted in ("Dmitri Novak", "Carla Okafor", "Bob Stone"):
+        winner = "Ann Lee" if busted != "Carla Okafor" else "Bob Stone"
+        _knock_out(t, busted, winner, director)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{live_url}/display/{t.display_token}/")
+    card = page.locator(".winner-bounties")
+    assert card.inner_text() == "+ 70.00 in bounties"  # 10 + 15 cash, then her own 45
+    assert (
+        page.locator("#results li", has_text="Bob Stone").inner_text().endswith("+ 10.00 bounties")
+    )
+    page.wait_for_timeout(300)
+    assert not (bad := _overflows(page)), bad
+    screenshot(page, "bounty-final-results-1366x768")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_url}/p/{t.display_token}/")
+    assert page.locator(".winner-bounties").inner_text() == "+ 70.00 in bounties"
+    screenshot(page, "bounty-final-results-phone")
+    assert page.js_errors == []

@@ -111,6 +111,24 @@ def test_pko_display_shows_each_head_and_the_biggest_bounties(client, director):
     assert '<span class="amount">30</span>' in html
 
 
+def test_final_results_show_the_bounties_won_apart_from_the_prizes(client, director):
+    # RULES 9.8, 9.9: the winner takes their own bounty; each row shows its bounties won
+    t = _event(director, players=NAMES[:3])
+    _knock_out(t, "Carla Okafor", "Ann Lee", director)  # Ann: 10.00 cash, 30.00 on her head
+    _knock_out(t, "Bob Stone", "Ann Lee", director)  # 20.00 more, then her own 40.00
+    ann = Entry.objects.get(tournament=t, player__name="Ann Lee")
+    assert (ann.place, ann.bounty_won) == (1, 6000)
+    tv = _page(client, "tourney-display", t)
+    assert '<p class="winner-bounties">+ 60.00 in bounties</p>' in tv
+    phone = _page(client, "tourney-player", t)
+    assert '<p class="winner-bounties">+ 60.00 in bounties</p>' in phone
+    plain = _event(director, "none", players=NAMES[:2])
+    services.elimination_record(
+        tournament_id=plain.pk, busts=[(_entry(plain, "Bob Stone").pk, None)], actor=director
+    )
+    assert "bounties" not in _page(client, "tourney-display", plain).split("results-view")[1]
+
+
 def test_pko_before_any_knockout_says_where_every_bounty_starts(client, director):
     t = _event(director)
     panel = _state(client, t)["bounties"]

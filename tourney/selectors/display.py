@@ -294,14 +294,21 @@ RESULTS_LIMIT = 200
 
 def _results(t: Tournament) -> list[dict[str, Any]]:
     """The final results, best first: place, public name, prize (deal amounts included, RULES
-    8.3), the first ``RESULTS_LIMIT`` places."""
+    8.3) and the bounty money won apart from it (RULES 9.9), the first ``RESULTS_LIMIT``
+    places."""
     lag = t.place_lag
     limit = RESULTS_LIMIT
     rows = (
         Entry.objects.filter(tournament=t, place__isnull=False)
         .order_by("place", "bust_table", "bust_seat", "number")
         .values_list(
-            "place", "place_to", "player__name", "player__nickname", "prize", "deal_amount"
+            "place",
+            "place_to",
+            "player__name",
+            "player__nickname",
+            "prize",
+            "deal_amount",
+            "bounty_won",
         )
     )[:limit]
     return [
@@ -311,8 +318,9 @@ def _results(t: Tournament) -> list[dict[str, Any]]:
             "name": public_name(t.public_names, name, nick),
             "prize": money_exact(prize) if prize else "",
             "deal": deal is not None,
+            "bounties": money_exact(won) if won else "",
         }
-        for place, place_to, name, nick, prize, deal in rows
+        for place, place_to, name, nick, prize, deal, won in rows
     ]
 
 
