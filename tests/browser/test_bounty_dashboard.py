@@ -70,8 +70,8 @@ def test_pko_bust_with_one_key_announced_logged_and_undone(page, live_url, direc
     announce = panel.locator("ul.announce.bounties li")
     expect(announce).to_have_count(1)
     expect(announce).to_contain_text(
-        f"Pay 20.00 bounty to Ann Lee, seat {ann.number}, table {ann.table.number}, "
-        "10.00 in cash and 10.00 on their head"
+        f"Pay 10.00 bounty to Ann Lee, seat {ann.number}, table {ann.table.number}; "
+        "10.00 more on their head"
     )
     log = page.locator("#log ol.log li").first
     expect(log).to_contain_text("bounty 20.00 to Ann Lee")
@@ -121,7 +121,7 @@ def test_a_split_pot_by_two_keys_and_a_refusal_without_a_winner(page, live_url, 
     page.keyboard.press("Enter")
     announce = panel.locator("ul.announce.bounties li")
     expect(announce).to_have_count(2)
-    expect(announce.nth(0)).to_contain_text(re.compile(r"Pay 10\.00 bounty to (Ann Lee|Eve Stone)"))
+    expect(announce.nth(0)).to_contain_text(re.compile(r"Pay 5\.00 bounty to (Ann Lee|Eve Stone)"))
     assert Knockout.objects.filter(tournament=t).count() == 2
     assert page.js_errors == []
 

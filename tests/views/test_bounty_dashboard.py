@@ -155,8 +155,8 @@ def test_a_pko_bust_with_its_winner_pays_and_announces(td, pko):
     assert r.status_code == 200
     text = _text(r)
     assert (
-        f"Pay 20.00 bounty to Ann Lee, seat {ann.number}, table {ann.table.number}, "
-        "10.00 in cash and 10.00 on their head" in text
+        f"Pay 10.00 bounty to Ann Lee, seat {ann.number}, table {ann.table.number}; "
+        "10.00 more on their head" in text
     )
     assert "(Bob Marsh's bounty)" in text
     ann.entry.refresh_from_db()
@@ -171,7 +171,8 @@ def test_a_split_pot_pays_each_winner(td, pko):
     assert r.status_code == 200
     text = _text(r)
     for s in (ann, carla):
-        assert f"Pay 10.00 bounty to {s.entry.player.name}, seat {s.number}" in text
+        # RULES 9.5, 9.3: each takes half the 20.00, half of that in cash
+        assert f"Pay 5.00 bounty to {s.entry.player.name}, seat {s.number}" in text
     assert Knockout.objects.filter(tournament=pko).count() == 2
 
 

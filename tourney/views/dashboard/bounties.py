@@ -118,8 +118,8 @@ def _where(p: dict[str, Any]) -> str:
 
 def payment_lines(t: Tournament, payments: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The bounties of one elimination as the director announces them (RULES 9.2-9.8):
-    "Pay 150.00 bounty to Ann Lee, seat 4, table 7" (a PKO adds how much is cash and how
-    much goes on their head); a mystery envelope is one line per player out: "Envelope of
+    "Pay 150.00 bounty to Ann Lee, seat 4, table 7" (the cash the floor pays; a PKO adds
+    "; 150.00 more on their head"); a mystery envelope is one line per player out: "Envelope of
     500.00 drawn for Bob Marsh — pay to Ann Lee, seat 4, table 7"."""
     if not payments:
         return []
@@ -139,9 +139,9 @@ def payment_lines(t: Tournament, payments: Sequence[dict[str, Any]]) -> list[dic
         elif not cash and not head:
             text = f"{busted} knocked out by {winner}{_where(p)} (no bounty)"
         else:
-            text = f"Pay {money_exact(cash + head)} bounty to {winner}{_where(p)}"
-            if head:
-                text += f", {money_exact(cash)} in cash and {money_exact(head)} on their head"
+            text = f"Pay {money_exact(cash)} bounty to {winner}{_where(p)}"
+            if head:  # RULES 9.3: the kept share is not paid, it goes on the winner's head
+                text += f"; {money_exact(head)} more on their head"
             for_whom = busted
         lines.append({"text": text, "for_whom": for_whom, "cash": cash, "to_head": head})
     for busted_id, shares in envelopes.items():
