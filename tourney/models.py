@@ -14,6 +14,31 @@ def new_display_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+class MultiDayEvent(models.Model):
+    """An event played over several days (RULES 10): Day 1 flights and Day 2 (and later days),
+    each a Tournament of its own (``Tournament.multi_day_event``), sharing the structure and
+    payouts; the event's pool is every flight's money (RULES 10.6)."""
+
+    class Policy(models.TextChoices):  # RULES 10.3
+        LARGEST = "largest", "Largest stack forward"
+        FIRST = "first", "First stack forward"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=140, unique=True)
+    policy = models.CharField(max_length=10, choices=Policy.choices, default=Policy.LARGEST)
+    pays_on_day1 = models.BooleanField(default=False)  # RULES 10.7
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Setup"
@@ -72,6 +97,17 @@ class Tournament(models.Model):
     bounty_cash_percent = models.PositiveSmallIntegerField(default=50)
     mystery_from_players = models.PositiveIntegerField(default=9)
     mystery_envelopes = models.JSONField(default=dict, blank=True)
+    # RULES 10: a day of a multi-day event: its day (1 for a flight), the flight's letter
+    # ("A" of Day 1A), and where a flight ends (the last level's item index, and/or a field
+    # size); ``bagged`` once its survivors' chips are bagged and tagged.
+    multi_day_event = models.ForeignKey(
+        MultiDayEvent, null=True, blank=True, on_delete=models.PROTECT, related_name="days"
+    )
+    day = models.PositiveSmallIntegerField(default=1)
+    flight = models.CharField(max_length=8, blank=True, default="")
+    end_at_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    end_at_players = models.PositiveIntegerField(null=True, blank=True)
+    bagged = models.BooleanField(default=False)
     registration_open = models.BooleanField(default=True)
     rebuys_open = models.BooleanField(default=True)
     # Rule settings (RULES 3.1, 3.7, 5.6) with the defaults of docs/rules.md; house options off.
@@ -238,6 +274,10 @@ class Entry(models.Model):
     bounty_paid = models.PositiveBigIntegerField(default=0)
     bounty = models.PositiveBigIntegerField(default=0)
     bounty_won = models.PositiveBigIntegerField(default=0)
+    # RULES 10.5: a Day 2 (or later) entry is the bag it was built from
+    carried_from = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="carried_to"
+    )
     rebuys = models.PositiveSmallIntegerField(default=0)
     addons = models.PositiveSmallIntegerField(default=0)
     # Stored places: the place is this plus ``tournament.place_lag`` (``Entry.place_now``).
@@ -285,6 +325,35 @@ class Entry(models.Model):
         if self.place is None:
             return None, None
         return self.place + lag, self.place_to + lag
+
+
+class ChipCount(models.Model):
+    """A player's chips counted (RULES 10.4, 10.8): during play (``bag`` false; the latest
+    count is shown) or bagged at the end of a day (``bag`` true, one per entry and day), with
+    where the player sat and who entered it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="counts")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="counts")
+    chips = models.PositiveBigIntegerField()
+    bag = models.BooleanField(default=False)
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    at = models.DateTimeField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["tournament", "entry", "at"], name="count_latest")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry"], condition=Q(bag=True), name="one_bag_per_entry"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id}: {self.chips}"
 
 
 class Knockout(models.Model):

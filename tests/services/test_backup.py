@@ -37,6 +37,7 @@ KIND_OF = {
     "tables.table": "table",
     "tables.move": "move",
     "tourney.knockout": "knockout",
+    "tourney.chipcount": "chipcount",
 }
 # Columns naming another row (their attribute name), by the kind they name.
 REFS = {

@@ -24,7 +24,16 @@ from django.db.models import Model
 
 from tables.models import Move, Seat, Table
 from tourney.engine.errors import DomainError
-from tourney.models import ChipDenomination, Entry, Event, Knockout, Level, Player, Tournament
+from tourney.models import (
+    ChipCount,
+    ChipDenomination,
+    Entry,
+    Event,
+    Knockout,
+    Level,
+    Player,
+    Tournament,
+)
 
 FORMAT = 1
 APPS = ("tourney", "tables")
@@ -40,6 +49,7 @@ EXPORTED: tuple[type[Model], ...] = (
     Seat,
     Move,
     Knockout,
+    ChipCount,
 )
 # Models with a key to Tournament that a backup leaves out on purpose, with the reason.
 NOT_EXPORTED: dict[str, str] = {}

@@ -25,6 +25,7 @@ from tables.models import Move, Seat, Table
 from tourney.core.events import record_event
 from tourney.engine.errors import DomainError
 from tourney.models import (
+    ChipCount,
     ChipDenomination,
     Entry,
     Event,
@@ -91,7 +92,8 @@ def _users(rows: dict[str, list]) -> dict[str, int]:
 
 
 def _tournament(row: dict[str, Any], users: dict[str, int]) -> Tournament:
-    fields = _fields(Tournament, row, users, skip=("created_at",))
+    # A restored day stands alone: its multi-day event (RULES 10) is not in the file.
+    fields = _fields(Tournament, row, users, skip=("created_at", "multi_day_event_id"))
     base = fields.get("slug") or slugify(fields.get("name") or "") or "tournament"
     slug, n = base, 1
     while Tournament.objects.filter(slug=slug).exists():
@@ -159,7 +161,14 @@ def _write(doc: dict[str, Any], actor) -> Tournament:
     _create(Table, rows.get(label(Table), []), t, users, {}, "table", maps)
     entry_rows = rows.get(label(Entry), [])
     entries = _create(
-        Entry, entry_rows, t, users, {"player_id": lambda v: maps("player", v)}, "entry", maps
+        Entry,
+        # a Day 2 entry's bag is an entry of another day, not in the file (RULES 10.5)
+        [{**r, "carried_from_id": None} for r in entry_rows],
+        t,
+        users,
+        {"player_id": lambda v: maps("player", v)},
+        "entry",
+        maps,
     )
     event_rows = rows.get(label(Event), [])
     events = _create(Event, [{**r, "payload": {}} for r in event_rows], t, users, {}, "event", maps)
@@ -180,6 +189,15 @@ def _write(doc: dict[str, Any], actor) -> Tournament:
         users,
         {**entry_of, "event_id": lambda v: maps.ids["event"].get(v)},
         "move",
+        maps,
+    )
+    _create(
+        ChipCount,
+        rows.get(label(ChipCount), []),
+        t,
+        users,
+        {"entry_id": lambda v: maps("entry", v)},
+        None,
         maps,
     )
     _create(
