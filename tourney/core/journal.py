@@ -95,6 +95,7 @@ class Journal:
             "table": [],
             "player": [],
             "knockout": [],
+            "chipcount": [],  # RULES 10.8: the counts an action entered
         }
         self.events: list = []  # Event rows recorded by this action; the last is its own
         self.call: dict[str, Any] | None = None  # how to redo it
@@ -300,7 +301,7 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
     """Put back the rows an action changed (inside the caller's transaction and lock).
     Returns the tournament fields for the caller to set on its locked row."""
     from tables.models import Seat, Table
-    from tourney.models import Entry, Knockout, Player
+    from tourney.models import ChipCount, Entry, Knockout, Player
 
     tournament_id = payload["tournament_id"]
     seats = {int(k): v for k, v in payload["seats"].items()}
@@ -317,6 +318,8 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
     Seat.objects.filter(entry_id__in=list(seats) + created.get("entry", [])).delete()
     if created.get("knockout"):  # RULES 9.11: the knockouts of an undone elimination
         Knockout.objects.filter(pk__in=created["knockout"]).delete()
+    if created.get("chipcount"):  # RULES 10.8: the chip counts an undone action entered
+        ChipCount.objects.filter(pk__in=created["chipcount"]).delete()
     for pk, fields in entries.items():
         Entry.objects.filter(pk=pk).update(**{f: _restore(v) for f, v in fields.items()})
     for pk, fields in payload["tables"].items():
