@@ -97,6 +97,7 @@ class Journal:
             "knockout": [],
             "chipcount": [],  # RULES 10.8: the counts an action entered
         }
+        self.chip_counts: list[dict[str, Any]] = []  # ChipCount rows deleted (RULES 10.4)
         self.events: list = []  # Event rows recorded by this action; the last is its own
         self.call: dict[str, Any] | None = None  # how to redo it
         self.changed: list = []  # earlier Events whose payload the action rewrote
@@ -198,6 +199,19 @@ class Journal:
     def note_created(self, kind: str, ids) -> None:
         self.created[kind].extend(ids)
 
+    def note_chip_counts_deleted(self, rows) -> None:
+        """ChipCount rows (a queryset) the action is about to delete, as they are: a table's
+        bags entered again (RULES 10.4). Undo puts them back."""
+        for row in rows.values():
+            self.chip_counts.append({f: _jsonable(v) for f, v in row.items()})
+
+    def caused(self, event) -> None:
+        """``event``, just recorded deferred, is one the action's own event caused (a
+        flight's end after an elimination's busts, RULES 10.2): listed before the own one,
+        which stays last and keeps the undo data."""
+        self.events.remove(event)
+        self.events.insert(len(self.events) - 1, event)
+
     def pending_counters(self):
         """The counters not yet written, and forget them (the caller writes them)."""
         from tourney.core.event_rows import Counters
@@ -254,6 +268,7 @@ class Journal:
             "created": self.created,
             "levels": self.levels,
             "shift_places": self.shift_places,
+            **({"chip_counts": self.chip_counts} if self.chip_counts else {}),
         }
 
 
@@ -320,6 +335,10 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
         Knockout.objects.filter(pk__in=created["knockout"]).delete()
     if created.get("chipcount"):  # RULES 10.8: the chip counts an undone action entered
         ChipCount.objects.filter(pk__in=created["chipcount"]).delete()
+    if payload.get("chip_counts"):  # RULES 10.4: the bags an action replaced come back
+        ChipCount.objects.bulk_create(
+            ChipCount(**{f: _restore(v) for f, v in row.items()}) for row in payload["chip_counts"]
+        )
     for pk, fields in entries.items():
         Entry.objects.filter(pk=pk).update(**{f: _restore(v) for f, v in fields.items()})
     for pk, fields in payload["tables"].items():

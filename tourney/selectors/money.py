@@ -45,8 +45,24 @@ def pool_for_paid(t: Tournament, paid: int) -> int:
 
 
 def pool_of(t: Tournament, *, paid: int | None = None) -> int:
-    """The prize pool (RULES 8.1); ``paid``: the money paid in, if the caller summed it."""
+    """The prize pool (RULES 8.1); ``paid``: the money paid in, if the caller summed it. A
+    later day of a multi-day event: the event's pool (RULES 10.6, ``event_field``)."""
+    if (field := event_field(t)) is not None:
+        paid = field["paid"]
     return pool_for_paid(t, money_in(t)["paid"] if paid is None else paid)
+
+
+def event_field(t: Tournament) -> dict[str, int] | None:
+    """RULES 10.6: a later day of a multi-day event pays the event's prizes, from every
+    flight's entries and money (its own entries paid nothing): ``entries`` and ``paid`` of
+    all the Day 1 flights. None for any other tournament (a flight pays nothing on its own,
+    ``prizes_for``)."""
+    if t.multi_day_event_id is None or t.day < 2:
+        return None
+    agg = Entry.objects.filter(
+        tournament__multi_day_event_id=t.multi_day_event_id, tournament__day=1
+    ).aggregate(entries=Count("id"), paid=Sum("paid"))
+    return {k: v or 0 for k, v in agg.items()}
 
 
 # ---------------------------------------------------------------- prizes (RULES 8.1, 8.2)
@@ -76,7 +92,11 @@ def table_of(t: Tournament, entries: int | None = None) -> tuple[int, ...]:
 
 
 def prizes_for(t: Tournament, *, entries: int, pool: int) -> tuple[int, ...]:
-    """``prizes_of`` when the caller already has the number of entries and the pool."""
+    """``prizes_of`` when the caller already has the number of entries and the pool. A Day 1
+    flight of a multi-day event pays nothing on its own (RULES 10.7: the event pays from
+    Day 2)."""
+    if t.multi_day_event_id is not None and t.day == 1:
+        return ()
     if t.frozen_prizes is not None:
         frozen = tuple(t.frozen_prizes)
         if sum(frozen) == pool:
@@ -97,6 +117,8 @@ def place_is_paid(t: Tournament, place: int, *, top: int | None = None) -> bool:
     entries than that number."""
     if t.frozen_prizes is not None:
         return place <= len(t.frozen_prizes)
+    if t.multi_day_event_id is not None:  # RULES 10.6: the event's table, its whole field
+        return place <= len(prizes_of(t))
     if t.payout_percentages:
         return place <= len(t.payout_percentages)
     if top is None:
@@ -114,7 +136,9 @@ def place_is_paid(t: Tournament, place: int, *, top: int | None = None) -> bool:
 
 def prizes_of(t: Tournament) -> tuple[int, ...]:
     """Prize per place, first place first (RULES 8.2); the frozen amounts once frozen."""
-    agg = Entry.objects.filter(tournament=t).aggregate(entries=Count("id"), paid=Sum("paid"))
+    agg = event_field(t) or Entry.objects.filter(tournament=t).aggregate(
+        entries=Count("id"), paid=Sum("paid")
+    )
     return prizes_for(t, entries=agg["entries"], pool=pool_for_paid(t, agg["paid"] or 0))
 
 
@@ -137,9 +161,10 @@ def money_summary(t: Tournament) -> dict[str, Any]:
         ),
         dealt=Count("id", filter=Q(deal_amount__isnull=False)),
     )
-    raw = money["paid"] + t.added_money
-    pool = pool_for_paid(t, money["paid"])
-    prizes = prizes_for(t, entries=money["entries"], pool=pool)
+    field = event_field(t) or money  # RULES 10.6: a later day shows the event's money
+    raw = field["paid"] + t.added_money
+    pool = pool_for_paid(t, field["paid"])
+    prizes = prizes_for(t, entries=field["entries"], pool=pool)
     paid_places = len(prizes)
     left = money["left"]
     dealt = money["dealt"] > 0
@@ -156,7 +181,7 @@ def money_summary(t: Tournament) -> dict[str, Any]:
         "prize_pool": pool,
         "fees": money["fees"],
         "rounding_unit": t.rounding_unit,
-        "percentages": list(table_of(t, money["entries"])),
+        "percentages": list(table_of(t, field["entries"])),
         "custom_table": bool(t.payout_percentages) and t.frozen_prizes is None,
         "frozen": t.frozen_prizes is not None,
         "prizes": [{"place": i, "prize": p} for i, p in enumerate(prizes, start=1)],

@@ -20,6 +20,7 @@ from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.selectors.clock import anchor_of, structure_items
 from tourney.selectors.colorup import colorup_pending
+from tourney.selectors.flights import flight_last_item, flight_stop
 from tourney.services.entries import _freeze_if_closed
 
 # ---------------------------------------------------------------- structure and clock
@@ -208,6 +209,8 @@ def clock_announce(
         items = structure_items(t)
         anchor = anchor_of(t)
         recorded = _announce_locked(t, items, anchor, now)
+        if flight_clock_stop(t, items, anchor, now) is not None:  # RULES 10.2
+            return recorded
         if recorded:
             _freeze_if_closed(t)
             _schedule_next_boundary(t, items, anchor, now)
@@ -222,11 +225,12 @@ def _announce_locked(t: Tournament, items, anchor: clock_engine.Anchor, now: dat
     windows (RULES 4.4) and, at a color-up break, the color-up it prepares (RULES 5.1)."""
     if not anchor.started:
         return []
-    state = clock_engine.state(items, anchor, now)
-    if state.index <= t.clock_announced:
+    # RULES 10.2: nothing past a flight's last level is started (its clock stops there)
+    last = flight_last_item(t, clock_engine.state(items, anchor, now).index)
+    if last <= t.clock_announced:
         return []
     recorded: list[int] = []
-    for idx in range(t.clock_announced + 1, state.index + 1):
+    for idx in range(t.clock_announced + 1, last + 1):
         item = items[idx]
         kind = "break_started" if item.kind == "break" else "level_started"
         closed = _apply_level_windows(t, idx)
@@ -243,13 +247,31 @@ def _announce_locked(t: Tournament, items, anchor: clock_engine.Anchor, now: dat
             payload["color_up_pending"] = _color_up_prepared(t, due_at)
         record_event(t, kind, payload)
         recorded.append(idx)
-    t.clock_announced = state.index
+    t.clock_announced = last
     Tournament.objects.filter(pk=t.pk).update(
-        clock_announced=state.index,
+        clock_announced=last,
         registration_open=t.registration_open,
         rebuys_open=t.rebuys_open,
     )
     return recorded
+
+
+def flight_clock_stop(t: Tournament, items, anchor: clock_engine.Anchor, now: datetime, actor=None):
+    """A running flight's clock stops at the flight's end (RULES 10.2; ``flight_stop`` says
+    where and why) and ``flight_ended`` is recorded; returns that event, or None when the
+    flight plays on. Stopped, the clock is left alone by the ticks and the sweep; the
+    action's journal keeps the running anchor, so its undo puts the clock back."""
+    stop = flight_stop(t, items, anchor, now)
+    if stop is None:
+        return None
+    _store_anchor(t, stop.anchor)
+    Tournament.objects.filter(pk=t.pk).update(
+        clock_index=t.clock_index,
+        clock_left_ms=t.clock_left_ms,
+        clock_at=t.clock_at,
+        clock_running=t.clock_running,
+    )
+    return record_event(t, "flight_ended", stop.payload(), actor, defer=True)
 
 
 def _color_up_prepared(t: Tournament, at: datetime) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from tourney.selectors.clock import anchor_of, clock_index, structure_items
 from tourney.selectors.money import place_is_paid
 from tourney.services.clock import _store_anchor
 from tourney.services.entries import ENTRY, MSG_ENTRY_NOT_FOUND, places_settle
+from tourney.services.flights import flight_end_after_busts
 
 MSG_ENTRY_NOT_SEATED = "This entry is not in play (already out or not seated)."
 MSG_DUPLICATE_ENTRY = "The same entry is listed twice."
@@ -133,6 +134,7 @@ def elimination_record(
         _places_shared(earlier, by_entry)
         result, alternates = _tables_after(t, event, waiting, summary, gone)
         winner = _winner_if_last(t, seated_now - len(ids) + len(alternates), now, event, paid)
+        flight_end_after_busts(t, now=now, actor=actor)  # RULES 10.2: a flight's field size
         _prizes_after(t, placed, [*entries.values(), *earlier], winner, dealt, summary)
         event_payload_set(
             event, _elimination_payload(busts, placed, before_rows, result, winner, paid)
@@ -169,6 +171,7 @@ def _quiet_hand(t: Tournament, summary, gone, placed, *, left: int) -> bool:
     return (
         combined_statements()
         and t.bounty_kind == Tournament.BountyKind.NONE
+        and t.end_at_players is None  # RULES 10.2: a flight's field is looked at after the busts
         and left > 1
         and settled_after(t, summary, gone)
         and not place_is_paid(t, min(p.place for p in placed), top=summary.top_number)

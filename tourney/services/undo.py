@@ -20,7 +20,8 @@ from tourney.engine.errors import DomainError
 from tourney.models import Event, Tournament
 
 # Transitions the clock derives by itself: announcing them again is the clock's job.
-AUTOMATIC = {"level_started", "break_started"}
+# A flight's end (RULES 10.2) is the clock's too, or part of the elimination that caused it.
+AUTOMATIC = {"level_started", "break_started", "flight_ended"}
 # Bookkeeping, not actions on the game: ticking moves off the list, a new display token.
 # Undo and redo walk past them (RULES 7.4: "undo, and everything it caused" must not be
 # stopped by the director ticking off the moves the elimination caused).
@@ -149,7 +150,7 @@ def redo_target(t: Tournament) -> Event | None:
 
 def _services() -> dict[str, Any]:
     from tables import services as ts
-    from tourney.services import clock, eliminations, entries, money, tournament_settings
+    from tourney.services import clock, eliminations, entries, flights, money, tournament_settings
 
     table = {
         "elimination_record": eliminations.elimination_record,
@@ -160,6 +161,9 @@ def _services() -> dict[str, Any]:
         "tournament_settings_update": tournament_settings.tournament_settings_update,
         "entry_reenter": entries.entry_reenter,
         "registration_close": entries.registration_close,
+        "bags_record": flights.bags_record,  # RULES 10.4, 10.5
+        "flight_bag_close": flights.flight_bag_close,
+        "day2_seat": flights.day2_seat,
     }
     for name in (
         "entry_rebuy",

@@ -1,0 +1,256 @@
+"""Multi-day events as the screens and the writes read them (RULES 10): where a flight ends
+and its clock stops (10.2), the bags of a flight checked, labelled and reported (10.4), the
+stacks that go to Day 2 (10.3), the desk's warning (10.3) and the event's money (10.6). Reads
+only; the writes are in tourney/services/flights.py, the rules in the engines
+(tourney/engine/flights.py, bags.py, event_money.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from django.db.models import Count, Sum
+from django.utils import timezone
+
+from tourney.engine import bags as bags_engine
+from tourney.engine import clock as clock_engine
+from tourney.engine import event_money
+from tourney.engine import flights as engine
+from tourney.models import ChipCount, Entry, MultiDayEvent, Player, Tournament
+from tourney.selectors import total_chips
+from tourney.selectors.clock import anchor_of, clock_read, structure_items
+
+# ---------------------------------------------------------------- RULES 10.2
+
+
+def is_flight(t: Tournament) -> bool:
+    """A Day 1 flight of a multi-day event."""
+    return t.multi_day_event_id is not None and t.day == 1
+
+
+def flight_end_of(t: Tournament) -> engine.FlightEnd | None:
+    """The flight's end (RULES 10.2), or None: not a flight, or a flight without an end."""
+    if not is_flight(t) or (t.end_at_level is None and t.end_at_players is None):
+        return None
+    return engine.FlightEnd(last_level=t.end_at_level, players=t.end_at_players)
+
+
+def flight_last_item(t: Tournament, index: int) -> int:
+    """The last item the clock announces (RULES 10.2): ``index``, but never past a flight's
+    last level (the clock stops there; the next level is not started)."""
+    if not is_flight(t) or t.end_at_level is None:
+        return index
+    return min(index, t.end_at_level)
+
+
+def players_still_in(t: Tournament) -> int:
+    """The players still in (RULES 7.5): every entry not out, seated or waiting."""
+    return Entry.objects.filter(tournament=t).exclude(status=Entry.Status.BUSTED).count()
+
+
+def _registration_open(t: Tournament, index: int) -> bool:
+    # RULES 4.4: registration is closed past its last level even before the sweep says so.
+    return t.registration_open and not (t.late_reg_until is not None and index > t.late_reg_until)
+
+
+def flight_end_reason(
+    t: Tournament,
+    *,
+    now: datetime | None = None,
+    items: tuple[clock_engine.Item, ...] | None = None,
+    anchor: clock_engine.Anchor | None = None,
+) -> str | None:
+    """Why the flight has ended (``engine.END_LEVEL`` or ``END_PLAYERS``), or None while it
+    plays on, is not started or is no flight (RULES 10.2, the engine's ``flight_end``): read
+    from the clock now and the players still in."""
+    end = flight_end_of(t)
+    anchor = anchor or anchor_of(t)
+    if end is None or not anchor.started:
+        return None
+    items = items or structure_items(t)
+    index = clock_engine.state(items, anchor, now or timezone.now()).index
+    players = players_still_in(t) if end.players is not None else 0
+    return engine.flight_end(
+        end,
+        level_index=index,
+        players_left=players,
+        registration_open=_registration_open(t, index),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FlightStop:
+    """Where a running flight's clock stops (RULES 10.2) and why."""
+
+    reason: str
+    anchor: clock_engine.Anchor
+
+    def payload(self) -> dict[str, object]:
+        at = self.anchor.at.isoformat() if self.anchor.at else None
+        return {"reason": self.reason, "index": self.anchor.index, "at": at}
+
+
+def flight_stop(
+    t: Tournament, items: tuple[clock_engine.Item, ...], anchor: clock_engine.Anchor, now: datetime
+) -> FlightStop | None:
+    """The stopped anchor of a running flight whose end is due (RULES 10.2), else None.
+
+    The level end stops the clock at the end of the last level, when the next item began:
+    the anchor says that level with no time left, paused (the next level is never started,
+    announced or played). A clock moved past the last level by the director, and the
+    field's end, stop where the clock stands now (as the last bust does, ``clock.stop``)."""
+    if not anchor.running:
+        return None
+    reason = flight_end_reason(t, now=now, items=items, anchor=anchor)
+    if reason is None:
+        return None
+    if reason == engine.END_LEVEL and anchor.index <= t.end_at_level:
+        assert anchor.at is not None  # a running anchor has its time
+        after = anchor.at - timedelta(milliseconds=1)
+        for index, at in clock_engine.boundaries(items, anchor, after, now):
+            if index == t.end_at_level + 1:
+                stopped = clock_engine.Anchor(t.end_at_level, 0, at, running=False, started=True)
+                return FlightStop(reason, stopped)
+    return FlightStop(reason, clock_engine.stop(items, anchor, now))
+
+
+def flight_clock(t: Tournament, now: datetime | None = None) -> clock_engine.ClockState:
+    """The flight's clock as its screens show it: once the flight has ended (RULES 10.2),
+    finished where it stopped (its last level with no time left, or where the field's end
+    stopped it); otherwise the clock as ``clock_read`` gives it."""
+    now = now or timezone.now()
+    items = structure_items(t)
+    anchor = anchor_of(t)
+    if flight_end_reason(t, now=now, items=items, anchor=anchor) is None:
+        return clock_read(t, now, items=items)
+    stop = flight_stop(t, items, anchor, now)  # running past the end: not yet written
+    if stop is not None:
+        anchor = stop.anchor
+    state = clock_engine.state(items, anchor, now)
+    if anchor.left_ms == 0:  # the end of its last level (the engine reads the next one)
+        item = items[anchor.index]
+        number = sum(1 for i in items[: anchor.index + 1] if i.kind == clock_engine.LEVEL)
+        state = replace(
+            state,
+            index=anchor.index,
+            item=item,
+            remaining_ms=0,
+            level_number=number if item.kind == clock_engine.LEVEL else None,
+        )
+    return clock_engine.over(state)
+
+
+# ---------------------------------------------------------------- RULES 10.4
+
+
+def flight_number(t: Tournament) -> int:
+    """The flight's number in its event (RULES 10: 1 is the first flight played; flights are
+    played in the order they were created)."""
+    return (
+        Tournament.objects.filter(
+            multi_day_event_id=t.multi_day_event_id, day=1, pk__lte=t.pk
+        ).count()
+        or 1
+    )
+
+
+def bags_of(t: Tournament, *, number: int | None = None) -> tuple[engine.Bag, ...]:
+    """The flight's bags (RULES 10.4) as the engine takes them, in table and seat order."""
+    number = number or flight_number(t)
+    rows = (
+        ChipCount.objects.filter(tournament=t, bag=True)
+        .order_by("table", "seat", "entry_id")
+        .values_list("entry__player_id", "entry_id", "chips", "table", "seat")
+    )
+    return tuple(
+        engine.Bag(player, number, entry, chips, table or 0, seat or 0)
+        for player, entry, chips, table, seat in rows
+    )
+
+
+def bag_status(t: Tournament) -> bags_engine.BagCheck:
+    """The bags against the chips in play (RULES 10.4, the engine's ``bag_check``): table by
+    table totals, the difference (above zero: more counted than in play), the players still
+    in without a count (``missing``) and counts of entries not still in (``not_in``)."""
+    still_in = (
+        Entry.objects.filter(tournament=t)
+        .exclude(status=Entry.Status.BUSTED)
+        .values_list("pk", flat=True)
+    )
+    return bags_engine.bag_check(
+        bags_of(t, number=1), chips_in_play=total_chips(t), players=list(still_in)
+    )
+
+
+def bag_labels_of(t: Tournament) -> tuple[bags_engine.BagLabel, ...]:
+    """One label per bag, numbered in table and seat order (RULES 10.4)."""
+    return bags_engine.bag_labels(bags_of(t))
+
+
+def chip_report_of(t: Tournament) -> bags_engine.ChipReport:
+    """The chip count report of the bags: biggest first, and table by table (RULES 10.4)."""
+    return bags_engine.chip_report(bags_of(t, number=1))
+
+
+# ---------------------------------------------------------------- RULES 10.3, 10.6
+
+
+def flights_of(event_id: int) -> list[Tournament]:
+    """The event's Day 1 flights, in the order they are played (created)."""
+    return list(Tournament.objects.filter(multi_day_event_id=event_id, day=1).order_by("pk"))
+
+
+def event_bags(event_id: int, *, bagged_only: bool = True) -> tuple[engine.Bag, ...]:
+    """Every bag of the event's flights (only those of flights closed, ``bagged_only``)."""
+    out: list[engine.Bag] = []
+    for number, flight in enumerate(flights_of(event_id), start=1):
+        if flight.bagged or not bagged_only:
+            out.extend(bags_of(flight, number=number))
+    return tuple(out)
+
+
+def day2_qualifiers(event: MultiDayEvent) -> engine.Qualification:
+    """The bags that go to Day 2 and those forfeited, by the event's policy (RULES 10.3)."""
+    return engine.qualifiers(event_bags(event.pk), event.policy)
+
+
+def flight_warning(t: Tournament, player: Player | int) -> engine.EntryWarning | None:
+    """The desk's warning when ``player`` enters flight ``t`` while holding a bag of another
+    flight of the event (RULES 10.3, the engine's ``entry_warning``); None otherwise. The
+    entry is not refused."""
+    if not is_flight(t):
+        return None
+    event = MultiDayEvent.objects.get(pk=t.multi_day_event_id)
+    player_id = player if isinstance(player, int) else player.pk
+    number = flight_number(t)
+    others = [b for b in event_bags(event.pk) if b.flight != number]
+    return engine.entry_warning(others, player=player_id, policy=event.policy)
+
+
+def flight_money(event_id: int) -> list[event_money.FlightMoney]:
+    """What each flight brought (RULES 10.6): its entries, and its rebuys' and add-ons'
+    prize-pool money (the money paid in beyond the entries' buy-ins)."""
+    out = []
+    for flight in flights_of(event_id):
+        agg = Entry.objects.filter(tournament=flight).aggregate(n=Count("id"), paid=Sum("paid"))
+        entries, paid = agg["n"] or 0, agg["paid"] or 0
+        out.append(event_money.FlightMoney(entries, rebuys=max(0, paid - entries * flight.buy_in)))
+    return out
+
+
+def event_payouts_of(event_id: int, *, day2_players: int) -> event_money.EventPayouts:
+    """The event's pool and payouts (RULES 10.6, the engine's ``event_payouts``): every
+    flight's money, the payout table by the whole field; refused (``paid_below_day2``) when it
+    pays more places than ``day2_players`` and the event does not pay on Day 1."""
+    event = MultiDayEvent.objects.get(pk=event_id)
+    first = flights_of(event_id)[0]
+    return event_money.event_payouts(
+        flight_money(event_id),
+        buy_in=first.buy_in,
+        day2_players=day2_players,
+        pays_on_day1=event.pays_on_day1,
+        added=first.added_money,
+        guarantee=first.guarantee,
+        percentages=first.payout_percentages or None,
+        rounding_unit=first.rounding_unit,
+    )
