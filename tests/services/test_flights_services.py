@@ -14,11 +14,11 @@ from tables.models import Seat
 from tests.conftest import TWO_LEVELS
 from tourney import services
 from tourney.engine import clock as clock_engine
-from tourney.engine import event_money
+from tourney.engine import event_money, payouts
 from tourney.engine.errors import DomainError
 from tourney.models import ChipCount, Entry, Event, MultiDayEvent, Player, Tournament
 from tourney.selectors import flights as reads
-from tourney.selectors.money import pool_of, prizes_of
+from tourney.selectors.money import money_summary, pool_of, prizes_of
 from tourney.services import flights
 from tourney.services.undo import action_redo, action_undo
 
@@ -169,6 +169,36 @@ def test_the_clock_stops_at_the_end_of_the_flights_last_level(director):
     t.refresh_from_db()
     assert (t.clock_index, t.clock_running, t.clock_announced) == (0, False, 0)
     assert Event.objects.filter(tournament=t, kind="flight_ended").count() == 1
+
+
+def test_the_director_cannot_run_an_ended_flights_clock_but_may_replay_its_last_level(
+    director,
+):
+    event = _event(director, letters=["A"], end_at_players=None, end_at_level=0)
+    (t,) = _flights(event)
+    with time_machine.travel(T0, tick=False):
+        services.entry_register(tournament_id=t.pk, name="P1", actor=director)
+        services.entry_register(tournament_id=t.pk, name="P2", actor=director)
+        services.clock_action(tournament_id=t.pk, action="start", actor=director)
+    late = T0 + timedelta(minutes=21)
+    services.clock_announce(tournament_id=t.pk, now=late)
+    before = Event.objects.count()
+    for action, kw in (("resume", {}), ("next", {}), ("jump", {"index": 2})):
+        with pytest.raises(DomainError) as exc:
+            services.clock_action(tournament_id=t.pk, action=action, actor=director, now=late, **kw)
+        assert exc.value.code == "flight_ended"
+        assert "its last level is over" in exc.value.message
+    assert Event.objects.count() == before
+    t.refresh_from_db()
+    assert (t.clock_index, t.clock_left_ms, t.clock_running) == (0, 0, False)
+    # Back to the last level: it plays again, and the flight ends again at its end.
+    services.clock_action(tournament_id=t.pk, action="previous", actor=director, now=late)
+    services.clock_action(tournament_id=t.pk, action="resume", actor=director, now=late)
+    services.clock_announce(tournament_id=t.pk, now=late + timedelta(minutes=21))
+    t.refresh_from_db()
+    assert (t.clock_index, t.clock_left_ms, t.clock_running) == (0, 0, False)
+    assert t.clock_at == late + timedelta(minutes=20)
+    assert Event.objects.filter(tournament=t, kind="flight_ended").count() == 2
 
 
 def test_a_bust_to_the_flights_number_stops_the_clock_and_undo_restarts_it(director):
@@ -399,9 +429,15 @@ def test_three_flights_to_day2_and_its_end(director, policy):
     expected = event_money.event_pool(reads.flight_money(event.pk), buy_in=10000)
     assert pool_of(day2) == expected == paid
     assert all(prizes_of(x) == () for x in days)
+    assert money_summary(day2)["prize_pool"] == expected
+    field = sum(m.entries for m in reads.flight_money(event.pk))  # the table: the whole field
+    assert money_summary(day2)["percentages"] == list(payouts.default_percentages(field))
     assert sum(prizes_of(day2)) == expected
     # Day 2 plays to its end: the event's prizes go to its places.
     with time_machine.travel(T0 + timedelta(days=3), tick=False):
+        services.clock_action(tournament_id=day2.pk, action="start", actor=director)
+        day2.refresh_from_db()
+        assert sum(day2.frozen_prizes) == expected  # the event's, frozen as Day 2 was seated
         for e in sorted(entries, key=lambda e: e.chips_bought)[:-1]:
             services.elimination_record(tournament_id=day2.pk, busts=[(e.pk, 1)], actor=director)
     day2.refresh_from_db()
@@ -425,6 +461,8 @@ def test_day2_seating_undo_and_redo_are_exact(director):
     )
     assert day2.tables.filter(status="open").count() >= 2  # opened as many as needed
     action_undo(tournament_id=day2.pk, actor=director)
+    day2.refresh_from_db()
+    assert (day2.payout_percentages, day2.frozen_prizes) == (None, None)
     assert not Entry.objects.filter(tournament=day2).exists()
     assert not Seat.objects.filter(tournament=day2).exists()
     action_redo(tournament_id=day2.pk, actor=director)

@@ -114,6 +114,28 @@ def flight_stop(
     return FlightStop(reason, clock_engine.stop(items, anchor, now))
 
 
+MSG_FLIGHT_ENDED = (
+    "This flight has ended ({why}): its clock stays stopped (RULES 10.2). To replay its last "
+    "level, go back to it (previous); to play on past the end, change the flight's end."
+)
+WHY = {
+    engine.END_LEVEL: "its last level is over",
+    engine.END_PLAYERS: "its field is down to its number",
+}
+
+
+def flight_clock_refusal(
+    t: Tournament, items: tuple[clock_engine.Item, ...], after: clock_engine.Anchor, now: datetime
+) -> str | None:
+    """Why a director's clock action is refused on a flight (RULES 10.2), or None: the clock
+    it would leave runs on a flight that has ended, or stands past the flight's last level.
+    Going back into the flight's levels (``previous``, a ``jump``) and pausing are allowed."""
+    reason = flight_end_reason(t, now=now, items=items, anchor=after)
+    if reason is None or not (after.running or reason == engine.END_LEVEL):
+        return None
+    return MSG_FLIGHT_ENDED.format(why=WHY[reason])
+
+
 def flight_clock(t: Tournament, now: datetime | None = None) -> clock_engine.ClockState:
     """The flight's clock as its screens show it: once the flight has ended (RULES 10.2),
     finished where it stopped (its last level with no time left, or where the field's end

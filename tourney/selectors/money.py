@@ -81,7 +81,10 @@ def fit_table(table: Sequence[int], entries: int) -> tuple[int, ...]:
 def table_of(t: Tournament, entries: int | None = None) -> tuple[int, ...]:
     """The payout table in use, basis points per place: the one pinned at the freeze, else
     the director's cut to the field (``fit_table``), else the default for the field size;
-    () before anyone enters."""
+    () before anyone enters, and for a Day 1 flight (RULES 10.7: it pays nothing on its own,
+    so nothing freezes when its registration closes)."""
+    if t.multi_day_event_id is not None and t.day == 1:
+        return ()
     if t.payout_percentages and t.frozen_prizes is not None:
         return tuple(t.payout_percentages)
     if entries is None:

@@ -20,7 +20,7 @@ from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.selectors.clock import anchor_of, structure_items
 from tourney.selectors.colorup import colorup_pending
-from tourney.selectors.flights import flight_last_item, flight_stop
+from tourney.selectors.flights import flight_clock_refusal, flight_last_item, flight_stop
 from tourney.services.entries import _freeze_if_closed
 
 # ---------------------------------------------------------------- structure and clock
@@ -77,6 +77,8 @@ def clock_action(
         if before.started:
             _announce_locked(t, items, before, now)
         after = _anchor_after(action, items, before, now, seconds=seconds, index=index)
+        if action != "pause" and (refusal := flight_clock_refusal(t, items, after, now)):
+            raise DomainError("flight_ended", refusal, status=409)  # RULES 10.2
         _store_anchor(t, after)
         state = clock_engine.state(items, after, now)
         if action == "start":

@@ -356,6 +356,18 @@ def day2_build(*, event_id: int, tables: int, seats_per_table: int = 9, actor=No
     return t
 
 
+def _day2_payouts_frozen(t: Tournament, money) -> None:
+    """RULES 10.6, 8.2: Day 2 pays the event's prizes, the payout table chosen by the whole
+    field; every flight's registration has closed, so they are frozen as Day 2 is seated
+    (``event_payouts_of`` refused a table paying below the Day 2 field)."""
+    if j := journal_current():
+        j.note_tournament()
+    t.payout_percentages, t.frozen_prizes = list(money.percentages), list(money.prizes)
+    Tournament.objects.filter(pk=t.pk).update(
+        payout_percentages=t.payout_percentages, frozen_prizes=t.frozen_prizes
+    )
+
+
 def day2_seat(*, tournament_id: int, actor=None) -> list[dict[str, Any]]:
     """Seat Day 2 (RULES 10.5): one entry per bag that goes forward by the event's policy
     (RULES 10.3), with exactly the chips bagged and nothing paid (the money is the event's,
@@ -370,8 +382,8 @@ def day2_seat(*, tournament_id: int, actor=None) -> list[dict[str, Any]]:
         event = MultiDayEvent.objects.get(pk=t.multi_day_event_id)
         _not_bagged(flights_of(event.pk))
         q = day2_qualifiers(event)
-        if q.qualified:  # RULES 10.6: refused when it would pay below the Day 2 field
-            event_payouts_of(event.pk, day2_players=len(q.qualified))
+        if q.qualified:
+            _day2_payouts_frozen(t, event_payouts_of(event.pk, day2_players=len(q.qualified)))
         rows = open_tables(t)
         need = seat_draw.tables_needed(len(q.qualified), t.seats_per_table)
         if need > len(rows):
