@@ -45,6 +45,8 @@ RULES = {
     "clock_post": API_DIRECTOR,
     "results_get": API_DESK,
     "bounties_get": API_DESK,
+    "chip_counts_get": API_DESK,
+    "chip_counts_post": API_DIRECTOR,
     "levels_get": API_DESK,
     "levels_put": API_DIRECTOR,
     "structure_generate": API_DIRECTOR,

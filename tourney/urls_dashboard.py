@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from tourney.views.dashboard import backup, money, panels, redraw, rules, setup_views, tools, users
+from tourney.views.dashboard import (
+    backup,
+    chip_counts,
+    money,
+    panels,
+    redraw,
+    rules,
+    setup_views,
+    tools,
+    users,
+)
 
 P = "td/<int:tournament_id>/"
 
@@ -27,6 +37,7 @@ urlpatterns = [
     path(P + "log/", panels.log_panel, name="tourney-dashboard-log"),
     path(P + "log/undo/", panels.undo, name="tourney-dashboard-undo"),
     path(P + "log.csv", panels.log_csv, name="tourney-dashboard-log-csv"),
+    path(P + "chip-counts/", chip_counts.chip_counts, name="tourney-dashboard-chip-counts"),
     path(P + "money/", money.money_panel, name="tourney-dashboard-money"),
     path(P + "money/deal/", money.deal, name="tourney-dashboard-deal"),
     path(P + "money/payouts/", money.payouts, name="tourney-dashboard-payouts"),

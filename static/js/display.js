@@ -292,6 +292,7 @@
     show("badge-h4h", !!state.hand_for_hand);
     show("badge-final", state.tables_in_play === 1 && state.status !== "not_started" && !state.finished);
     renderBounties();
+    renderLeaders();
     renderPayouts();
   }
 
@@ -327,6 +328,27 @@
     show("bounty-list", !!(b.biggest && b.biggest.length));
     setText("bounty-note", b.note || "");
     show("bounty-note", !!b.note);
+  }
+
+  /* The chip leaders (RULES 10.8): the biggest latest counts, worded by the server
+     (display_chip_counts.py). The panel comes with the page: its first count reloads it. */
+  function renderLeaders() {
+    var list = $("chip-leader-list");
+    if (!list || !state.chip_leaders) return;
+    var rows = document.createDocumentFragment();
+    state.chip_leaders.forEach(function (c) {
+      var li = document.createElement("li");
+      li.appendChild(span("who", c.name));
+      li.appendChild(span("where", "T" + c.table + " S" + c.seat));
+      li.appendChild(span("chips", c.chips));
+      li.appendChild(span("at", c.at));
+      rows.appendChild(li);
+    });
+    list.replaceChildren(rows);
+  }
+
+  function leadersChanged(fresh) {
+    return !!$("chip-leaders") !== !!(fresh.chip_leaders && fresh.chip_leaders.length);
   }
 
   /* Whether this page was built for another bounty setup than the state's (the director
@@ -606,7 +628,7 @@
         if (!fresh) return;
         // The tournament ended (or its last bust was undone), or its results changed: the
         // server renders the winner and the results (or the clock again) in a new page.
-        if (fresh.finished || state.finished || bountiesChanged(fresh)) { window.location.reload(); return; }
+        if (fresh.finished || state.finished || bountiesChanged(fresh) || leadersChanged(fresh)) { window.location.reload(); return; }
         state = fresh;
         etag = fresh.etag;
         body.dataset.stateEtag = etag;

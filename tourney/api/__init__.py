@@ -12,6 +12,7 @@ from tourney.api import (
     accounts,
     audit,
     bounties,
+    chip_counts,
     clock,
     colorup,
     floor,
@@ -40,6 +41,7 @@ ROUTERS = (
     colorup,
     money,
     bounties,
+    chip_counts,
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view

@@ -396,6 +396,45 @@ class BountiesOut(Out):
     knockouts: list[KnockoutOut]
 
 
+# ---------------------------------------------------------------- chip counts (RULES 10.8)
+
+
+class ChipCountOut(Out):
+    """A player still in with their latest count: where they sit now (``table``, ``seat``)
+    and where they were counted, when (``at``, ISO 8601)."""
+
+    entry: int
+    number: int | None
+    name: str
+    table: int | None
+    seat: int | None
+    chips: int
+    counted_table: int | None
+    counted_seat: int | None
+    at: str
+
+
+class ChipCountsOut(Out):
+    counts: list[ChipCountOut]  # biggest first
+    counted: int
+    not_counted: int
+    players: int
+    chips_in_play: int
+    average_stack: int  # the exact chips in play over the players, never the counts'
+
+
+class ChipCountRecordedOut(Out):
+    entry: int
+    chips: int
+    table: int
+    seat: int
+    at: str
+
+
+class ChipCountsRecordedOut(Out):
+    recorded: list[ChipCountRecordedOut]
+
+
 # ---------------------------------------------------------------- color-up (RULES 5)
 
 

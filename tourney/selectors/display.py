@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from tables.models import Move, Seat, Table
@@ -36,11 +36,12 @@ from tourney.selectors import average_stack, clock_payload, total_chips
 from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.clock import structure_items
 from tourney.selectors.display_bounties import bounty_panel
+from tourney.selectors.display_chip_counts import chip_leaders_panel
 from tourney.selectors.money import pool_of, prizes_of
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape
-# (3: the bounties, issue 25).
-STATE_FORMAT = 3
+# (3: the bounties, issue 25; 4: the chip leaders, issue 26).
+STATE_FORMAT = 4
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
@@ -209,7 +210,7 @@ def _upcoming(items: tuple[clock_engine.Item, ...], index: int) -> tuple[list[di
 
 def _seating(
     t: Tournament, now: datetime, heads: bool = False
-) -> tuple[list[list], list[dict[str, Any]], list[tuple]]:
+) -> tuple[list[list], list[dict[str, Any]], dict[int, tuple]]:
     """Seating rows [name, table, seat, moved_at_ms or 0] alphabetically, and the recent moves
     (RULES 3.8) of players still sitting where the move put them, newest first. With
     ``heads`` (a fixed or progressive bounty event, RULES 9.1) each row ends with the bounty on
@@ -253,7 +254,7 @@ def _seating(
     ]
     rows.sort(key=lambda r: (r[0].casefold(), r[1], r[2]))
     moves = sorted(latest.values(), key=lambda m: (-m["at"], m["name"].casefold()))
-    return rows, moves, list(seats.values())
+    return rows, moves, seats
 
 
 def ordinal(n: int) -> str:
@@ -347,9 +348,11 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     items = structure_items(t)
     upcoming, more = _upcoming(items, clock["level_index"])
     counts = Entry.objects.filter(tournament=t).aggregate(
-        entries=Count("id"), bought=Sum("chips_bought")
+        entries=Count("id"),
+        bought=Sum("chips_bought"),
+        left=Count("id", filter=Q(status=Entry.Status.SEATED)),
     )
-    left = Entry.objects.filter(tournament=t, status=Entry.Status.SEATED).count()
+    left = counts["left"]
     chips = total_chips(t, bought=counts["bought"] or 0)  # RULES 5.9
     bounties = has_bounties(t)  # RULES 9: else no bounty column is read, no panel built
     rows, moves, seats = _seating(t, now, heads=bounties and heads_shown(t))
@@ -391,7 +394,11 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "results": _results(t) if finished else [],
     }
     if bounties:  # the key only in a bounty event: a plain event's state stays as it was
-        state["bounties"] = bounty_panel(t, seats, left)
+        state["bounties"] = bounty_panel(t, list(seats.values()), left)
+    # RULES 10.8: the key only once counts exist; its one query takes the place of the
+    # players-left count, now read with the entries.
+    if leaders := chip_leaders_panel(t, seats):
+        state["chip_leaders"] = leaders
     return state
 
 

@@ -17,7 +17,9 @@ from tables.models import Move, Seat
 from tourney.engine.money_format import money_exact, money_whole
 from tourney.models import Entry, Tournament
 from tourney.selectors.bounties import has_bounties, heads_shown
+from tourney.selectors.chip_counts import count_records, latest_counts
 from tourney.selectors.display import place_text, public_name
+from tourney.selectors.display_chip_counts import counted_at
 
 FIND_MIN_CHARS = 2
 FIND_MAX_CHARS = 60
@@ -50,7 +52,8 @@ def find_seat(t: Tournament, query: str) -> dict[str, Any]:
     (``bounty_won``), as text; "" otherwise.
 
     Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves",
-    "place", "place_text", "prize", "deal", "so_far", "bounties", "bounty", "bounty_won"}]}
+    "place", "place_text", "prize", "deal", "so_far", "bounties", "bounty", "bounty_won",
+    "chips", "counted_at"}]}
     (``place`` None while still in)."""
     q = _norm(query or "")
     answer: dict[str, Any] = {"query": " ".join((query or "").split()), "error": "", "results": []}
@@ -154,6 +157,8 @@ def _results(
         )
     }
     moves = _my_moves(ids)
+    still_in = [eid for eid in ids if eid not in finished]
+    chips = {c.entry: c for c in latest_counts(count_records(t, still_in), still_in)}
     kinds = has_bounties(t), heads_shown(t)
     results = [
         {
@@ -164,6 +169,9 @@ def _results(
             "moves": [] if eid in finished else moves.get(eid, []),
             **_finish_of(t, finished.get(eid)),
             **_bounty_of(kinds, bounties[eid], eid in finished),
+            # RULES 10.8: the player's latest chip count and when it was taken
+            "chips": f"{chips[eid].chips:,}" if eid in chips else "",
+            "counted_at": counted_at(t, chips[eid].at) if eid in chips else "",
         }
         for eid, shown in found
     ]
