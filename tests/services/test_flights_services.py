@@ -12,7 +12,7 @@ import time_machine
 
 from tables.models import Seat
 from tests.conftest import TWO_LEVELS
-from tourney import services
+from tourney import services, tasks
 from tourney.engine import clock as clock_engine
 from tourney.engine import event_money, payouts
 from tourney.engine.errors import DomainError
@@ -166,6 +166,8 @@ def test_the_clock_stops_at_the_end_of_the_flights_last_level(director):
     assert not Event.objects.filter(tournament=t, kind="break_started").exists()
     # Later sweeps find nothing: the clock stays where it stopped.
     assert services.clock_announce(tournament_id=t.pk, now=late + timedelta(hours=1)) == []
+    with time_machine.travel(late + timedelta(hours=2), tick=False):
+        assert tasks.clock_sweep() == 0
     t.refresh_from_db()
     assert (t.clock_index, t.clock_running, t.clock_announced) == (0, False, 0)
     assert Event.objects.filter(tournament=t, kind="flight_ended").count() == 1
@@ -478,3 +480,18 @@ def test_day2_seating_undo_and_redo_are_exact(director):
     with pytest.raises(DomainError) as exc:
         flights.day2_seat(tournament_id=day2.pk, actor=director)
     assert exc.value.code == "day2_seated"
+
+
+def test_day2_refuses_a_table_paying_more_places_than_day2_players(director):
+    table = [4000, 3000, 2000, 1000]  # four places, three players reach Day 2
+    event = _event(director, letters=["A"], options={"payout_percentages": table})
+    (t,) = _flights(event)
+    _play(t, director, [Player.objects.create(name=f"P{i}") for i in range(5)])
+    t.refresh_from_db()
+    _bag_all(t, director)
+    flights.flight_bag_close(tournament_id=t.pk, actor=director)
+    with pytest.raises(DomainError) as exc:
+        flights.day2_build(event_id=event.pk, tables=1, actor=director)
+    assert exc.value.code == "paid_below_day2"
+    assert "Pay fewer places" in exc.value.message
+    assert not Tournament.objects.filter(day=2).exists()

@@ -115,9 +115,7 @@ def _unique_event_slug(name: str) -> str:
     return slug
 
 
-def _event_checked(
-    name: str, flights: Sequence[str], policy: str, pays_on_day1: bool, end: engine.FlightEnd
-) -> list[str]:
+def _event_checked(name: str, flights: Sequence[str], policy: str, pays_on_day1: bool) -> list[str]:
     letters = [f.strip() if isinstance(f, str) else "" for f in flights or ()]
     if not letters or any(not f or len(f) > 8 for f in letters) or len(set(letters)) < len(letters):
         raise _refuse("bad_input", MSG_FLIGHTS, 400, flights=MSG_FLIGHTS)
@@ -146,7 +144,7 @@ def event_create(
     item index, a field size, or both). One transaction: a refusal creates nothing. A
     ``seed`` given is the first flight's; the others' follow it (each draws its own seats)."""
     end = engine.FlightEnd(last_level=end_at_level, players=end_at_players)  # refuses no end
-    letters = _event_checked(name, flights, policy, pays_on_day1, end)
+    letters = _event_checked(name, flights, policy, pays_on_day1)
     options = create.pop("options", None) or {}
     if options.get("bounty_kind", bounty_engine.NONE) != bounty_engine.NONE:
         raise _refuse("no_bounties", MSG_NO_BOUNTIES, 400, bounty_kind=MSG_NO_BOUNTIES)
