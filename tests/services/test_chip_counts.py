@@ -66,6 +66,15 @@ def test_counts_for_a_table_are_one_action_with_where_each_player_sat(seated_tou
         {"entry": e, "chips": 20000 + 1000 * s, "table": 1, "seat": s} for e, s in seats[:3]
     ]
     assert ev.payload["undo"]["created"]["chipcount"] == [r.pk for r in rows]
+    # What a redo would run again: the same counts, taken at the same time.
+    assert ev.payload["call"] == {
+        "service": "chip_counts_record",
+        "kwargs": {"counts": {str(e): c for e, c in counts.items()}, "now": T0.isoformat()},
+    }
+    again = svc.chip_counts_record(
+        tournament_id=t.pk, actor=director, **ev.payload["call"]["kwargs"] | {"now": T0}
+    )
+    assert [(w["entry"], w["chips"]) for w in again] == [(e, c) for e, c in counts.items()]
 
 
 def test_undo_takes_the_counts_back_exactly_and_only_those(seated_tournament, director):

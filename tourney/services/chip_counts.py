@@ -74,7 +74,12 @@ def chip_counts_record(
     what the screens show (``tourney.selectors.chip_counts``)."""
     wanted = _checked(counts)
     at = now or timezone.now()
-    with tournament_action(tournament_id) as t:
+    # How to redo it (tourney/services/undo.py runs it again with these, at the same time).
+    call = {
+        "service": "chip_counts_record",
+        "kwargs": {"counts": {str(e): c for e, c in wanted.items()}, "now": at.isoformat()},
+    }
+    with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_FINISHED, status=409)
         where = {
