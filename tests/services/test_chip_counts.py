@@ -17,7 +17,7 @@ from tourney.models import ChipCount, Entry, Event
 from tourney.selectors import total_chips
 from tourney.selectors.chip_counts import chip_counts_read, chip_leaders, table_counts
 from tourney.services import chip_counts as svc
-from tourney.services.undo import action_undo
+from tourney.services.undo import action_redo, action_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -86,6 +86,14 @@ def test_undo_takes_the_counts_back_exactly_and_only_those(seated_tournament, di
     assert list(ChipCount.objects.values_list("entry_id", "chips")) == [(a, 30000)]
     assert chip_counts_read(t)["counts"][0]["chips"] == 30000
     assert Event.objects.filter(kind="chip_counts", undone=True).count() == 1
+    action_redo(tournament_id=t.pk, actor=director)  # the same counts, taken at the same time
+    assert sorted(ChipCount.objects.values_list("entry_id", "chips", "at")) == sorted(
+        [
+            (a, 30000, T0),
+            (a, 31000, T0 + timedelta(minutes=5)),
+            (b, 12000, T0 + timedelta(minutes=5)),
+        ]
+    )
 
 
 def test_the_latest_count_shows_ties_by_time_then_entered_last(seated_tournament, director):

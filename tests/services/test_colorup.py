@@ -103,7 +103,8 @@ def test_race_with_the_dealers_cards_follows_rules_5_3_to_5_6(at_break, director
     at_break.refresh_from_db()
     assert at_break.chips_color_up_delta == 50
     assert selectors.total_chips(at_break) == STACKS + 50
-    assert colorup_pending(at_break)["average_stack"] == (STACKS + 50) // 20
+    # RULES 10.8: to the nearest chip, a half chip up
+    assert colorup_pending(at_break)["average_stack"] == (2 * (STACKS + 50) + 20) // 40
 
     event = Event.objects.get(pk=result["event"])
     assert event.kind == "chip_race" and event.actor == director
@@ -143,7 +144,7 @@ def test_more_than_half_threshold_removes_an_exact_half(at_break, director):
     at_break.refresh_from_db()
     assert at_break.chips_color_up_delta == -50
     assert selectors.total_chips(at_break) == STACKS - 50
-    assert colorup_pending(at_break)["average_stack"] == (STACKS - 50) // 20
+    assert colorup_pending(at_break)["average_stack"] == 19998  # 19,997.5: a half up (RULES 10.8)
 
 
 def test_a_simulated_race_records_a_replayable_seed(at_break, director):

@@ -221,3 +221,19 @@ def test_find_my_seat_shows_my_latest_count_and_its_time(client, seated_tourname
     url = reverse("tourney-player-find", args=[t.display_token])
     html = client.get(url, {"name": name}).content.decode()
     assert "Your chips" in html and "27,250" in html and "counted 20:15" in html
+
+
+def test_the_log_says_what_the_counts_and_flights_did():
+    # RULES 10.2, 10.4, 10.8: the log's words for the new kinds (not the kind's raw name)
+    from tourney.views.dashboard.reads import _event_words, kind_label
+
+    assert _event_words("chip_counts", {"counts": [{}, {}]}) == "Chip counts of 2 player(s)"
+    assert _event_words("bags_recorded", {"table": 3, "counts": {"1": 5, "2": 6}}) == (
+        "Table 3: 2 bag(s)"
+    )
+    assert _event_words("flight_bagged", {"counted": 1234567}) == "Flight bagged: 1,234,567 chips"
+    assert _event_words("flight_ended", {"reason": "players"}) == (
+        "Flight ended: the field reached its number"
+    )
+    assert _event_words("day2_seated", {"entries": 41}) == "Day 2 seated: 41 stacks drawn"
+    assert kind_label("bags_recorded") == "Bags"

@@ -1457,10 +1457,10 @@ def test_average_stack_on_the_dashboard_and_the_display_moves_after_a_race(
     _race_table_1_with_cards(td, t)  # +50 chips
 
     page = td.get(url("tourney-dashboard", t)).content.decode()
-    assert "<dt>Avg stack</dt><dd>20,002</dd>" in page  # 400,050 // 20
+    assert "<dt>Avg stack</dt><dd>20,003</dd>" in page  # 20,002.5: a half chip up (RULES 10.8)
     cache.clear()  # the display's one-second version cache
     state = client.get(reverse("tourney-display-state", args=[t.display_token])).json()
-    assert state["average_stack"] == (20 * 20000 + 50) // 20
+    assert state["average_stack"] == 20003
 
 
 # ---------------------------------------------------------------- issue 8 audit: bad input

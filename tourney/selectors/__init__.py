@@ -52,8 +52,11 @@ def total_chips(t: Tournament, *, bought: int | None = None) -> int:
 
 
 def average_stack(chips: int, left: int) -> int:
-    """The average stack every screen shows: chips in play (RULES 5.9) over players left."""
-    return chips // left if left else 0
+    """The average stack every screen shows: chips in play (RULES 5.9) over players left, to
+    the nearest chip, a half chip up (RULES 10.8, the engine's ``average_stack``)."""
+    from tourney.engine.bags import average_stack as nearest
+
+    return nearest(chips_in_play=chips, players=left) if left else 0
 
 
 def entry_totals(t: Tournament) -> dict[str, int]:

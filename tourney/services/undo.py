@@ -150,7 +150,15 @@ def redo_target(t: Tournament) -> Event | None:
 
 def _services() -> dict[str, Any]:
     from tables import services as ts
-    from tourney.services import clock, eliminations, entries, flights, money, tournament_settings
+    from tourney.services import (
+        chip_counts,
+        clock,
+        eliminations,
+        entries,
+        flights,
+        money,
+        tournament_settings,
+    )
 
     table = {
         "elimination_record": eliminations.elimination_record,
@@ -164,6 +172,7 @@ def _services() -> dict[str, Any]:
         "bags_record": flights.bags_record,  # RULES 10.4, 10.5
         "flight_bag_close": flights.flight_bag_close,
         "day2_seat": flights.day2_seat,
+        "chip_counts_record": chip_counts.chip_counts_record,  # RULES 10.8
     }
     for name in (
         "entry_rebuy",

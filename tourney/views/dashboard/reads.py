@@ -346,6 +346,15 @@ def _event_words(kind: str, p: dict[str, Any], look: dict[str, Any] | None = Non
             + ("; the bounties in play included" if p.get("include_bounties") else "")
         ),
         "settings_changed": lambda: f"Settings: {p.get('summary', '')}",
+        # RULES 10.4, 10.8: counts and bags; 10.2, 10.5: a flight's end and Day 2's seats
+        "chip_counts": lambda: f"Chip counts of {len(p.get('counts', []))} player(s)",
+        "bags_recorded": lambda: f"Table {p.get('table')}: {len(p.get('counts', {}))} bag(s)",
+        "flight_bagged": lambda: f"Flight bagged: {int(p.get('counted') or 0):,} chips",
+        "flight_ended": lambda: (
+            "Flight ended: "
+            + ("the field reached its number" if p.get("reason") == "players" else "last level")
+        ),
+        "day2_seated": lambda: f"Day 2 seated: {p.get('entries')} stacks drawn",
     }
     fn = words.get(kind)
     if fn is not None:
@@ -398,6 +407,11 @@ KIND_LABELS = {
     "tournament_copied": "Tournament copied",
     "tournament_finished": "Tournament finished",
     "display_token_rotated": "Display link rotated",
+    "chip_counts": "Chip counts",
+    "bags_recorded": "Bags",
+    "flight_bagged": "Flight bagged",
+    "flight_ended": "Flight ended",
+    "day2_seated": "Day 2 seated",
     "undo": "Undo",
     "redo": "Redo",
 }
