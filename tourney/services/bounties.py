@@ -75,26 +75,20 @@ def _winner_seats(t: Tournament, ids: set[int]) -> dict[int, tuple[int, int, str
     return {e: (tn, s, name) for e, tn, s, name in rows}
 
 
-def knockouts_record(
-    t: Tournament,
-    *,
-    hand: int,
-    busted: Mapping[int, Entry],
-    winners: dict[int, list[int]],
-    players_before: int,
-) -> list[dict[str, Any]]:
-    """The knockouts of one elimination hand (RULES 9.2-9.7), inside ``elimination_record``'s
-    action, after the busts are written and before anyone moves: each busted entry's bounty
-    to the winner(s) of its pot, recorded as ``Knockout`` rows, the heads and the cash won
-    updated (journaled, RULES 9.11). Without bounties the eliminators given are recorded
-    (no money). Returns the payments to announce, with where each winner sits."""
+def knockouts_check(
+    t: Tournament, *, busted: Mapping[int, Entry], winners: dict[int, list[int]]
+) -> dict[int, tuple[int, int, str]]:
+    """The winners of the hand checked before ``elimination_record`` writes anything (a
+    refusal writes nothing, not even an id): each player out has a winner in a bounty event
+    (RULES 9.5), each winner listed once, not out in the same hand, seated. Returns where
+    each winner sits (table, seat, name)."""
     bounties = has_bounties(t)
     if not winners:
         if bounties:
             raise DomainError(
                 "winners_needed", MSG_WINNERS_NEEDED, fields={"winners": MSG_WINNERS_NEEDED}
             )
-        return []
+        return {}
     unknown = set(winners) - set(busted)
     if unknown or (bounties and set(busted) - set(winners)):
         raise DomainError(
@@ -118,6 +112,26 @@ def knockouts_record(
             status=409,
             fields={"winners": MSG_WINNER_NOT_SEATED, "id": missing[0]},
         )
+    return seats
+
+
+def knockouts_record(
+    t: Tournament,
+    hand: int,
+    busted: Mapping[int, Entry],
+    winners: dict[int, list[int]],
+    players_before: int,
+    seats: dict[int, tuple[int, int, str]],
+) -> list[dict[str, Any]]:
+    """The knockouts of one elimination hand (RULES 9.2-9.7), inside ``elimination_record``'s
+    action, after the busts are written and before anyone moves (``seats``: where the winners
+    sit, from ``knockouts_check``): each busted entry's bounty to the winner(s) of its pot,
+    recorded as ``Knockout`` rows, the heads and the cash won updated (journaled, RULES
+    9.11). Without bounties the eliminators given are recorded (no money). Returns the
+    payments to announce, with where each winner sits."""
+    if not winners:
+        return []
+    ids = {w for ws in winners.values() for w in ws}
     settings = settings_of(t)
     engine_busts = [
         engine.Bust(

@@ -85,7 +85,7 @@ def elimination_record(
     Steps: validate (``_busts_checked``, ``_busted_read``), order (``_busts_placed``), unseat
     (``_bust_rows``, ``_write_busts``), knockouts, rebalance, place and pay, record."""
     from tables.services.balancing import nothing_to_rebalance
-    from tourney.services.bounties import knockouts_record, winners_by_bust
+    from tourney.services.bounties import knockouts_check, knockouts_record, winners_by_bust
 
     ids, stackless = _busts_checked(busts)
     by_bust = winners_by_bust(ids, winners)
@@ -95,6 +95,7 @@ def elimination_record(
         if stackless and t.hand_for_hand:  # RULES 7.3: a round's busts count as one hand
             raise DomainError("bad_input", MSG_STACK_IN_H4H, fields={"entries": MSG_STACK_IN_H4H})
         entries, seat_rows, where, summary, waiting = _busted_read(t, ids)
+        winner_seats = knockouts_check(t, busted=entries, winners=by_bust)  # before any write
         seated_now = summary.players
         # RULES 7.1 (docs/rules.md 7.5): the players still in are the seated ones and the
         # alternates waiting for a seat: they are entries, and finish above this hand's busts.
@@ -128,9 +129,7 @@ def elimination_record(
             return _elimination_answer(placed, entries, result, None, places_provisional(t), [])
         _write_busts(t, event, ids, bust_rows)
         # RULES 9: the bounties go before anyone moves (the winners are paid where they sat).
-        paid = knockouts_record(
-            t, hand=event.pk, busted=entries, winners=by_bust, players_before=still_in
-        )
+        paid = knockouts_record(t, event.pk, entries, by_bust, still_in, winner_seats)
         _places_shared(earlier, by_entry)
         result, alternates = _tables_after(t, event, waiting, summary, gone)
         winner = _winner_if_last(t, seated_now - len(ids) + len(alternates), now, event, paid)
