@@ -1,13 +1,13 @@
 """Bounties as the screens, the API and the writes read them (RULES 9): the tournament's
 settings for the engine, the envelopes left, the bounty money collected, paid and still in
-play, the biggest bounties on heads, and each entry's knockouts. Reads only; the writes are in
+play, the heads and the knockouts (GET .../bounties). Reads only; the writes are in
 tourney/services/bounties.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Q, Sum
 
 from tourney.engine import bounties as engine
 from tourney.models import Entry, Knockout, Tournament
@@ -73,21 +73,6 @@ def envelopes_drawn(t: Tournament) -> int:
     )
 
 
-def biggest_bounties(t: Tournament, limit: int = 5) -> list[dict[str, Any]]:
-    """The biggest bounties on the heads of the players still in (the clock view)."""
-    if not heads_shown(t):
-        return []
-    rows = (
-        Entry.objects.filter(tournament=t, bounty__gt=0)
-        .exclude(status=Entry.Status.BUSTED)
-        .select_related("player")
-        .order_by("-bounty", "number")[:limit]
-    )
-    return [
-        {"entry": e.pk, "number": e.number, "player": e.player, "bounty": e.bounty} for e in rows
-    ]
-
-
 def knockouts_of(t: Tournament) -> list[dict[str, Any]]:
     """Every knockout, in the order they happened (GET .../bounties)."""
     return [
@@ -101,18 +86,6 @@ def knockouts_of(t: Tournament) -> list[dict[str, Any]]:
         }
         for k in Knockout.objects.filter(tournament=t).order_by("id")
     ]
-
-
-def knockouts_count(t: Tournament) -> dict[int, int]:
-    """Knockouts per winner entry (a split pot counts for each winner; the last player's own
-    bounty is no knockout)."""
-    rows = (
-        Knockout.objects.filter(tournament=t)
-        .exclude(busted=F("winner"))
-        .values("winner")
-        .annotate(n=Count("id"))
-    )
-    return {r["winner"]: r["n"] for r in rows}
 
 
 def bounties_payload(t: Tournament) -> dict[str, Any]:
