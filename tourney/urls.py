@@ -27,6 +27,8 @@ urlpatterns = [
         name="tourney-results-print",
     ),
     path("", include("tourney.urls_dashboard")),
+    path("", include("tourney.urls_events")),
+    path("", include("tourney.urls_bags")),
     path("", include("tourney.urls_desk")),
     path("", include("tourney.urls_display")),
 ]
