@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.db.models import F, Q
 
+from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.services import clock_announce
 
@@ -22,8 +23,16 @@ log = logging.getLogger(__name__)
     autoretry_for=(OperationalError,), retry_backoff=0.2, max_retries=5, ignore_result=True
 )
 def clock_tick(tournament_id: int, expected_index: int) -> list[int]:
-    """Announce the transition to ``expected_index`` (and any before it) if not yet done."""
-    return clock_announce(tournament_id=tournament_id)
+    """Announce the transition to ``expected_index`` (and any before it) if not yet done.
+    A tick queued for a tournament deleted since (or a queue left from another database)
+    has nothing to announce: it ends quietly, with a line in the log."""
+    try:
+        return clock_announce(tournament_id=tournament_id)
+    except DomainError as exc:
+        if exc.code != "not_found":
+            raise
+        log.info("clock tick: tournament %s no longer exists, nothing to announce", tournament_id)
+        return []
 
 
 # How far past the next sweep a sweep queues the clock ticks: a boundary is queued at least

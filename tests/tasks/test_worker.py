@@ -309,3 +309,14 @@ def test_the_embedded_broker_never_shows_a_half_written_message(tmp_path, monkey
             m.ack()
         queue.close()
     assert not list(tmp_path.glob("*.part"))
+
+
+@pytest.mark.django_db
+def test_a_tick_for_a_tournament_deleted_since_ends_quietly(director, caplog):
+    t = services.tournament_create(actor=director, name="Gone", tables=0, levels=QUICK)
+    gone = t.pk
+    t.delete()
+    with caplog.at_level("INFO", logger="tourney.tasks"):
+        assert clock_tick(gone, 1) == []
+    assert [r.levelname for r in caplog.records if r.name == "tourney.tasks"] == ["INFO"]
+    assert "no longer exists" in caplog.text
