@@ -24,6 +24,17 @@ def settings_of(t: Tournament) -> engine.BountySettings:
     )
 
 
+def buy_in_split(t: Tournament) -> engine.BuyInSplit:
+    """The parts of one buy-in of ``t`` (RULES 9.1): prize pool, bounty and fee; ``.price``
+    is what the desk takes. The one place the price is added up."""
+    return engine.buy_in_parts(settings=settings_of(t), prize_pool=t.buy_in, fee=t.fee)
+
+
+def starting_bounty(t: Tournament) -> int:
+    """The bounty on a new entry's head (RULES 9.1; none in a mystery event)."""
+    return engine.starting_bounty(settings_of(t))
+
+
 def has_bounties(t: Tournament) -> bool:
     return t.bounty_kind != Tournament.BountyKind.NONE and t.bounty > 0
 

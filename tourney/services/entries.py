@@ -17,6 +17,7 @@ from tourney.core.rows import kept_cursor
 from tourney.core.rows import load_with as load_rows_with
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Player, Tournament
+from tourney.selectors.bounties import buy_in_split, starting_bounty
 from tourney.selectors.clock import clock_index
 from tourney.selectors.money import finishers_of
 from tourney.services.money import (
@@ -140,8 +141,8 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
         paid=t.buy_in,
         fee_paid=t.fee,
         # RULES 9.1: a new bounty with every entry (none on a mystery head)
-        bounty_paid=t.bounty if t.bounty_kind != Tournament.BountyKind.NONE else 0,
-        bounty=t.bounty if t.bounty_kind in HEAD_KINDS else 0,
+        bounty_paid=buy_in_split(t).bounty,
+        bounty=starting_bounty(t),
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
     # Plain SQL, the next number computed by the INSERT itself (the row lock serialises);
@@ -178,7 +179,6 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
 
 
 ENTRY = Entry._meta.db_table
-HEAD_KINDS = (Tournament.BountyKind.FIXED, Tournament.BountyKind.PROGRESSIVE)
 NEXT_NUMBER_SQL = (
     f"(SELECT COALESCE(MAX(number), 0) + 1 FROM {Entry._meta.db_table} WHERE tournament_id = %s)"
 )

@@ -46,7 +46,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact, money_input
 from tourney.engine.structure import item_index_of
 from tourney.models import Entry, Knockout, Tournament
-from tourney.selectors.bounties import bounty_totals, envelopes_drawn
+from tourney.selectors.bounties import bounty_totals, buy_in_split, envelopes_drawn
 from tourney.selectors.clock import clock_index, structure_items
 from tourney.selectors.money import window_passed
 from tourney.services import money, setup, tournaments
@@ -502,9 +502,10 @@ def envelopes_text(envelopes: dict | None, sep: str = "\n", shown=money_input) -
 def price_text(t: Tournament) -> str:
     """The desk's price in its parts (RULES 9.1): "Price at the desk: 140.00 = 100.00 prize
     pool + 20.00 bounty + 20.00 fee"."""
-    parts = [(t.buy_in, "prize pool"), (t.bounty, "bounty"), (t.fee, "fee")]
+    split = buy_in_split(t)
+    parts = [(split.prize_pool, "prize pool"), (split.bounty, "bounty"), (split.fee, "fee")]
     shown = " + ".join(f"{money_exact(v)} {what}" for v, what in parts if v or what != "bounty")
-    return f"Price at the desk: {money_exact(t.buy_in + t.bounty + t.fee)} = {shown}"
+    return f"Price at the desk: {money_exact(split.price)} = {shown}"
 
 
 def envelopes_hint(t: Tournament) -> str | None:
