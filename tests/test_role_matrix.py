@@ -79,6 +79,10 @@ RULES = {
     # the money panel's director actions (RULES 8.2, 8.3): payouts, closing registration
     "tourney-dashboard-payouts": DIRECTOR_PAGE,
     "tourney-dashboard-registration-close": DIRECTOR_PAGE,
+    # Issue 26: a multi-day event's screens (RULES 10): the new event, its page, Day 2's build
+    "tourney-event-new": DIRECTOR_PAGE,
+    "tourney-event": DIRECTOR_PAGE,
+    "tourney-event-day2": DIRECTOR_PAGE,
 }
 PREFIX_RULES = [
     ("tourney-dashboard", DIRECTOR_PAGE),

@@ -8,6 +8,7 @@ from django.shortcuts import render
 
 from tourney.models import Tournament
 from tourney.roles import is_desk, is_director
+from tourney.selectors.event_view import events_list
 
 
 @login_required
@@ -15,11 +16,13 @@ def home(request):
     # A user without a role sees no tournament: the list carries the display links (issue 10).
     desk = is_desk(request.user)
     tournaments = Tournament.objects.all()[:50] if desk else Tournament.objects.none()
-    return render(
-        request,
-        "home.html",
-        {"tournaments": tournaments, "director": is_director(request.user), "desk": desk},
-    )
+    ctx = {
+        "tournaments": tournaments,
+        "events": events_list() if desk else [],  # RULES 10: the multi-day events
+        "director": is_director(request.user),
+        "desk": desk,
+    }
+    return render(request, "home.html", ctx)
 
 
 class LoginView(auth_views.LoginView):
