@@ -165,7 +165,9 @@
     setText("level-title", isBreak ? "Break" : (item.number ? "Level " + item.number : ""));
     var cd = setText("countdown", c.status === "finished" ? "0:00" : duration(c.remaining));
     if (cd) cd.classList.toggle("long", cd.textContent.length > 5);
-    var note = { not_started: "Starting soon", paused: "Paused", finished: "Tournament complete" }[c.status] || "";
+    // RULES 10.2: a day of a multi-day event stops; the tournament goes on another day.
+    var over = state.flight ? "Day over" : "Tournament complete";
+    var note = { not_started: "Starting soon", paused: "Paused", finished: over }[c.status] || "";
     setText("clock-note", note);
     show("clock-note", !!note);
     setText("blinds", blinds(item));
@@ -291,9 +293,18 @@
     setText("prize-pool", state.prize_pool);
     show("badge-h4h", !!state.hand_for_hand);
     show("badge-final", state.tables_in_play === 1 && state.status !== "not_started" && !state.finished);
+    renderFlight();
     renderBounties();
     renderLeaders();
     renderPayouts();
+  }
+
+  /* The day of a multi-day event (RULES 10.2): the server words the line (flights.py). */
+  function renderFlight() {
+    var f = state.flight, el = $("flight-line");
+    if (!f || !el) return;
+    setText("flight-line", f.line);
+    el.classList.toggle("over", !!f.over);
   }
 
   /* The bounty panel of a bounty event (RULES 9): figures, the biggest heads, a note; the

@@ -37,11 +37,12 @@ from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.clock import structure_items
 from tourney.selectors.display_bounties import bounty_panel
 from tourney.selectors.display_chip_counts import chip_leaders_panel
+from tourney.selectors.flights import DayScreen, day_screen
 from tourney.selectors.money import pool_of, prizes_of
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape
-# (3: the bounties, issue 25; 4: the chip leaders, issue 26).
-STATE_FORMAT = 4
+# (3: the bounties, issue 25; 4: the chip leaders, issue 26; 5: a multi-day event's day).
+STATE_FORMAT = 5
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
@@ -193,9 +194,12 @@ def _item(item: clock_engine.Item, level_number: int | None) -> dict[str, Any]:
     }
 
 
-def _upcoming(items: tuple[clock_engine.Item, ...], index: int) -> tuple[list[dict], bool]:
+def _upcoming(
+    items: tuple[clock_engine.Item, ...], index: int, last: int | None = None
+) -> tuple[list[dict], bool]:
     """The current item and the ones after it, enough for the browser to roll over by itself
-    through several boundaries while no poll is answered."""
+    through several boundaries while no poll is answered; none past ``last``, the item a
+    flight's clock stops at (RULES 10.2: the screens stop there, never showing the next)."""
     numbers: list[int | None] = []
     count = 0
     for it in items:
@@ -204,8 +208,25 @@ def _upcoming(items: tuple[clock_engine.Item, ...], index: int) -> tuple[list[di
             numbers.append(count)
         else:
             numbers.append(None)
-    stop = min(len(items), index + 1 + UPCOMING_ITEMS)
-    return [_item(items[j], numbers[j]) for j in range(index, stop)], stop < len(items)
+    end = len(items) if last is None else max(index, last) + 1
+    stop = min(end, index + 1 + UPCOMING_ITEMS)
+    return [_item(items[j], numbers[j]) for j in range(index, stop)], stop < end
+
+
+def _day_clock(day: DayScreen, now: datetime) -> dict[str, Any]:
+    """The clock fields of the state for a day of a multi-day event: a flight's clock stops at
+    its end (RULES 10.2), so no break beyond its last item is counted down to."""
+    s = day.clock
+    to_break = s.ms_to_next_break
+    if day.last_index is not None and (s.next_break_index or 0) > day.last_index:
+        to_break = None
+    return {
+        "status": s.status,
+        "level_index": s.index,
+        "remaining_ms": s.remaining_ms,
+        "server_time": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "ms_to_next_break": to_break,
+    }
 
 
 def _seating(
@@ -344,9 +365,10 @@ def _payouts(t: Tournament) -> list[dict[str, Any]]:
 def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     """Everything the TV and the phone page show, as one compact JSON-ready dict."""
     now = now or timezone.now()
-    clock = clock_payload(t, now)
     items = structure_items(t)
-    upcoming, more = _upcoming(items, clock["level_index"])
+    day = day_screen(t, now, items=items)  # None, without a read, outside multi-day events
+    clock = clock_payload(t, now) if day is None else _day_clock(day, now)
+    upcoming, more = _upcoming(items, clock["level_index"], day.last_index if day else None)
     counts = Entry.objects.filter(tournament=t).aggregate(
         entries=Count("id"),
         bought=Sum("chips_bought"),
@@ -393,6 +415,8 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "finished": finished,
         "results": _results(t) if finished else [],
     }
+    if day is not None:  # RULES 10.2: the key only in a multi-day event
+        state["flight"] = {"line": day.line, "over": day.ended}
     if bounties:  # the key only in a bounty event: a plain event's state stays as it was
         state["bounties"] = bounty_panel(t, list(seats.values()), left)
     # RULES 10.8: the key only once counts exist; its one query takes the place of the
@@ -495,7 +519,8 @@ def clock_words(state: dict[str, Any]) -> dict[str, str]:
     notes = {
         "not_started": "Starting soon",
         "paused": "Paused",
-        "finished": "Tournament complete",
+        # RULES 10.2: a day of a multi-day event stops; the tournament goes on another day.
+        "finished": "Day over" if "flight" in state else "Tournament complete",
     }
     return {
         "title": title,

@@ -16,6 +16,7 @@ from tourney.engine import bags as bags_engine
 from tourney.engine import clock as clock_engine
 from tourney.engine import event_money
 from tourney.engine import flights as engine
+from tourney.engine.structure import item_number_of
 from tourney.models import ChipCount, Entry, MultiDayEvent, Player, Tournament
 from tourney.selectors import total_chips
 from tourney.selectors.clock import anchor_of, clock_read, structure_items
@@ -143,7 +144,18 @@ def flight_clock(t: Tournament, now: datetime | None = None) -> clock_engine.Clo
     now = now or timezone.now()
     items = structure_items(t)
     anchor = anchor_of(t)
-    if flight_end_reason(t, now=now, items=items, anchor=anchor) is None:
+    reason = flight_end_reason(t, now=now, items=items, anchor=anchor)
+    return _flight_clock(t, now, items, anchor, reason)
+
+
+def _flight_clock(
+    t: Tournament,
+    now: datetime,
+    items: tuple[clock_engine.Item, ...],
+    anchor: clock_engine.Anchor,
+    reason: str | None,
+) -> clock_engine.ClockState:
+    if reason is None:
         return clock_read(t, now, items=items)
     stop = flight_stop(t, items, anchor, now)  # running past the end: not yet written
     if stop is not None:
@@ -160,6 +172,141 @@ def flight_clock(t: Tournament, now: datetime | None = None) -> clock_engine.Clo
             level_number=number if item.kind == clock_engine.LEVEL else None,
         )
     return clock_engine.over(state)
+
+
+# ---------------------------------------------------------------- RULES 10.2, the screens
+
+
+def day_name(t: Tournament) -> str:
+    """The day as the room calls it: "Day 1B" (a flight: the day and its letter), "Day 2"."""
+    return f"Day {t.day}{t.flight if t.day == 1 else ''}"
+
+
+def _end_words(t: Tournament, items: tuple[clock_engine.Item, ...]) -> str:
+    """Where the flight stops, in words: its last level by the NUMBER the clock shows (levels
+    only, not breaks), its field size, or both (whichever comes first, RULES 10.2)."""
+    words = []
+    if t.end_at_level is not None:
+        number = item_number_of(items, clock_engine.LEVEL, t.end_at_level) or 0
+        last = items[t.end_at_level] if t.end_at_level < len(items) else None
+        if last is not None and last.kind == clock_engine.BREAK:
+            words.append(f"bagging at the break after level {number}")
+        else:
+            words.append(f"bagging at the end of level {number}")
+    if t.end_at_players is not None:
+        if words:
+            words.append(f"or at {t.end_at_players} players")
+        else:
+            words.append(f"plays down to {t.end_at_players} players")
+    return " ".join(words)
+
+
+def _line(t: Tournament, items: tuple[clock_engine.Item, ...], reason: str | None) -> str:
+    if t.multi_day_event_id is None:
+        return ""
+    name = day_name(t)
+    if not is_flight(t):
+        return name
+    if t.bagged:
+        return f"{name} — the day is over: the chips are bagged for Day 2"
+    if reason is not None:
+        return f"{name} — the day is over: bag and tag"
+    ends = _end_words(t, items) if flight_end_of(t) is not None else ""
+    return f"{name} — {ends}" if ends else name
+
+
+def flight_line(
+    t: Tournament,
+    now: datetime | None = None,
+    *,
+    items: tuple[clock_engine.Item, ...] | None = None,
+) -> str:
+    """The line the clock screens show for a day of a multi-day event (RULES 10.2): a flight
+    says where it stops ("Day 1B — bagging at the end of level 12", "Day 1B — plays down to
+    40 players", both: "… at the end of level 12 or at 40 players"), and once it has ended
+    "Day 1B — the day is over: bag and tag"; a later day says "Day 2". Empty for a
+    tournament that is no day of a multi-day event (no read). ``items``: the structure, if
+    the caller read it."""
+    if t.multi_day_event_id is None:
+        return ""
+    if is_flight(t):
+        items = items or structure_items(t)
+    reason = flight_end_reason(t, now=now, items=items) if is_flight(t) else None
+    return _line(t, items or (), reason)
+
+
+@dataclass(frozen=True, slots=True)
+class DayScreen:
+    """What the clock screens show of a day of a multi-day event (RULES 10.2): its clock (a
+    flight's stops at its end, ``flight_clock``), ``line`` (``flight_line``), whether the
+    flight has ended, and the item index the flight's clock cannot pass (None: the
+    structure's end)."""
+
+    clock: clock_engine.ClockState
+    line: str
+    ended: bool
+    last_index: int | None
+
+
+def day_screen(
+    t: Tournament,
+    now: datetime | None = None,
+    *,
+    items: tuple[clock_engine.Item, ...] | None = None,
+) -> DayScreen | None:
+    """The clock and the line of a day of a multi-day event, its end read once (a flight with
+    a field-size end: one count of the players still in); None, without a read, for a
+    tournament that is no part of one."""
+    if t.multi_day_event_id is None:
+        return None
+    now = now or timezone.now()
+    items = items or structure_items(t)
+    if not is_flight(t):
+        return DayScreen(clock_read(t, now, items=items), _line(t, items, None), False, None)
+    anchor = anchor_of(t)
+    reason = flight_end_reason(t, now=now, items=items, anchor=anchor)
+    clock = _flight_clock(t, now, items, anchor, reason)
+    return DayScreen(clock, _line(t, items, reason), reason is not None, t.end_at_level)
+
+
+def flight_warnings(t: Tournament, names: dict[int, str]) -> dict[int, str]:
+    """The desk's warnings (RULES 10.3, ``flight_warning``) for several players at once, in
+    the room's words, by player id: only those who hold a bag of another flight of the event
+    (whose bag, how many chips, which day, and what the event's policy does with a second
+    stack). ``names``: the players' names by id. Empty, without a read, when ``t`` is no
+    flight. The entry is not refused."""
+    if not is_flight(t) or not names:
+        return {}
+    event = MultiDayEvent.objects.get(pk=t.multi_day_event_id)
+    flights = flights_of(event.pk)
+    bags: list[engine.Bag] = []
+    for number, flight in enumerate(flights, start=1):
+        if flight.bagged and flight.pk != t.pk:
+            bags.extend(bags_of(flight, number=number))
+    out = {}
+    for player, name in names.items():
+        warning = engine.entry_warning(bags, player=player, policy=event.policy)
+        if warning is not None:
+            out[player] = _warning_words(t, event, flights, warning, name)
+    return out
+
+
+def _warning_words(
+    t: Tournament,
+    event: MultiDayEvent,
+    flights: list[Tournament],
+    warning: engine.EntryWarning,
+    name: str,
+) -> str:
+    bagged = warning.bag.flight
+    day = day_name(flights[bagged - 1]) if 0 < bagged <= len(flights) else f"flight {bagged}"
+    said = f"{name} already bagged {warning.bag.chips:,} in {day}"
+    if event.policy == engine.FIRST:
+        return (
+            f"{said}: only that first stack goes to Day 2 (any chips bagged in "
+            f"{day_name(t)} are forfeited)."
+        )
+    return f"{said}: only the largest stack goes to Day 2 (the other is forfeited)."
 
 
 # ---------------------------------------------------------------- RULES 10.4

@@ -19,6 +19,7 @@ from tourney.engine.structure import item_number_of
 from tourney.models import Entry, Event, Tournament
 from tourney.selectors import average_stack
 from tourney.selectors import clock as clock_reads
+from tourney.selectors.flights import day_screen
 from tourney.selectors.money import (
     deal_amounts,
     deal_quote,
@@ -71,8 +72,15 @@ def clock_text(ms: int) -> str:
 def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
     items = clock_reads.structure_items(t)
-    state = clock_reads.clock_read(t, now, items=items)  # finished where it stopped once over
+    day = day_screen(t, now, items=items)  # RULES 10.2: None outside multi-day events
+    # Finished where it stopped once over (a flight: once it has ended).
+    state = clock_reads.clock_read(t, now, items=items) if day is None else day.clock
     nxt = items[state.next_index] if state.next_index is not None else None
+    # A flight's last level: its clock stops there, nothing comes next today.
+    flight_last = bool(day and day.last_index is not None and state.index >= day.last_index)
+    to_break = state.ms_to_next_break
+    if day and day.last_index is not None and (state.next_break_index or 0) > day.last_index:
+        to_break = None  # the flight stops before that break
     totals = selectors.entry_totals(t)  # one read for the four figures below
     left, entries = totals["seated"], totals["entries"]
     chips = selectors.total_chips(t, bought=totals["chips_bought"])
@@ -90,7 +98,10 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "items": items,
         "clock": state,
         "item": state.item,
-        "next_item": nxt,
+        "next_item": None if flight_last else nxt,
+        "flight_line": day.line if day else "",
+        "flight_over": bool(day and day.ended),
+        "flight_last": flight_last,
         "players_left": left,
         "entries": entries,
         "average_stack": average_stack(chips, left),
@@ -98,9 +109,7 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "prize_pool": money_exact(pool_of(t, paid=totals["paid"])),
         "late_reg": late_reg,
         "remaining_text": clock_text(state.remaining_ms),
-        "break_in_text": clock_text(state.ms_to_next_break)
-        if state.ms_to_next_break is not None
-        else None,
+        "break_in_text": clock_text(to_break) if to_break is not None else None,
         "levels": [
             {"index": i, "label": _item_label(it, item_number_of(items, clock_engine.LEVEL, i))}
             for i, it in enumerate(items)
