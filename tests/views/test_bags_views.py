@@ -133,7 +133,8 @@ def test_recording_a_table_writes_its_bags_and_brings_up_the_next_table(td, dire
     assert "Table 1: 4 bags recorded, 148,750 chips." in html
     assert 'name="table" value="2"' in html  # the next table comes up
     assert "Counted <b>148,750</b> · in play <b>240,000</b>" in html
-    assert 'difference <b class="off">−91,250</b>' in html
+    assert re.search(r'difference <b class="off">−91,250</b>\s+<small[^>]*>\(4 still without', html)
+    assert '<th class="num">4 / 8</th>' in html  # the bags of all tables, of the players
     assert _bags() == [
         (seats[0][0], 61500, 1, seats[0][1]),
         (seats[1][0], 12000, 1, seats[1][1]),

@@ -119,6 +119,8 @@ def panel_context(
         not_in=reads.who(t, check.not_in),
         bag_rows=_rows(t, table, posted, error) if (state == OPEN or posted) else [],
         table_done=next((x["done"] for x in tables if x["number"] == table), False),
+        bags_total=sum(x["bagged"] for x in tables),
+        players_total=sum(x["players"] for x in tables),
     )
     if state == NOT_ENDED:
         ctx["state_message"] = service.MSG_NOT_ENDED
