@@ -15,6 +15,7 @@ from tourney.api import (
     chip_counts,
     clock,
     colorup,
+    flights,
     floor,
     money,
     results,
@@ -42,6 +43,7 @@ ROUTERS = (
     money,
     bounties,
     chip_counts,
+    flights,
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view

@@ -10,9 +10,12 @@ from tourney import services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import MAX_MONEY, desk_tournament, need_desk, need_director, seat_of
+from tourney.engine.clock import LEVEL
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
+from tourney.engine.structure import item_number_of
 from tourney.models import Tournament
+from tourney.selectors.clock import structure_items
 
 router = Router(**out.ROUTER_OPTIONS)
 
@@ -92,36 +95,62 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
         "bounty": t.bounty,
         "bounty_cash_percent": t.bounty_cash_percent,
         "mystery_from_players": t.mystery_from_players,
+        **(event_fields(t) if t.multi_day_event_id is not None else {}),
+    }
+
+
+class TournamentOut(out.TournamentOut):
+    """The tournament read (``schemas.TournamentOut``) and, for a day of a multi-day event
+    only, that day's place in it (RULES 10.1, 10.2): the event, the day, the flight's letter
+    (``null`` on Day 2), its end (the last level by its number, levels counted as the clock
+    shows them, breaks not; the field size) and whether its bags are closed. A tournament of
+    no event answers without these keys, as before."""
+
+    multi_day_event: int = out.may_be_absent()
+    day: int = out.may_be_absent()
+    flight: str | None = None
+    end_at_level: int | None = None
+    end_at_players: int | None = None
+    bagged: bool = out.may_be_absent()
+
+
+def event_fields(t: Tournament) -> dict[str, Any]:
+    """A day's place in its multi-day event (RULES 10), for ``tournament_dict``."""
+    items = structure_items(t) if t.end_at_level is not None else ()
+    return {
+        "multi_day_event": t.multi_day_event_id,
+        "day": t.day,
+        "flight": t.flight or None,
+        "end_at_level": item_number_of(items, LEVEL, t.end_at_level),
+        "end_at_players": t.end_at_players,
+        "bagged": t.bagged,
+    }
+
+
+def create_arguments(data: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of ``services.tournament_create`` from a ``TournamentIn``'s
+    fields (``data``, taken apart): the named ones, and the rest as its ``options``."""
+    envelopes = data.pop("mystery_envelopes")
+    if envelopes is not None:
+        data["mystery_envelopes"] = envelopes_as_stored(envelopes)
+    named = ("name", "seats_per_table", "tables", "starting_stack", "buy_in", "fee", "seed")
+    return {
+        **{key: data.pop(key) for key in named},
+        "levels": data.pop("levels"),
+        "options": data,
     }
 
 
 @router.post(
-    "/tournaments", auth=api_auth.DIRECTOR, tags=["tournaments"], response={201: out.TournamentOut}
+    "/tournaments", auth=api_auth.DIRECTOR, tags=["tournaments"], response={201: TournamentOut}
 )
 def tournament_create(request, payload: TournamentIn):
     need_director(request)
-    data = payload.dict()
-    envelopes = data.pop("mystery_envelopes")
-    if envelopes is not None:
-        data["mystery_envelopes"] = envelopes_as_stored(envelopes)
-    t = services.tournament_create(
-        actor=request.user,
-        name=data.pop("name"),
-        seats_per_table=data.pop("seats_per_table"),
-        tables=data.pop("tables"),
-        starting_stack=data.pop("starting_stack"),
-        buy_in=data.pop("buy_in"),
-        fee=data.pop("fee"),
-        seed=data.pop("seed"),
-        levels=data.pop("levels"),
-        options=data,
-    )
+    t = services.tournament_create(actor=request.user, **create_arguments(payload.dict()))
     return Status(201, tournament_dict(t))
 
 
-@router.get(
-    "/tournaments/{tid}", auth=api_auth.DESK, tags=["tournaments"], response=out.TournamentOut
-)
+@router.get("/tournaments/{tid}", auth=api_auth.DESK, tags=["tournaments"], response=TournamentOut)
 def tournament_get(request, tid: int):
     return tournament_dict(desk_tournament(request, tid))
 
