@@ -33,6 +33,7 @@ from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.selectors.bounties import bounty_totals, has_bounties, heads_shown
 from tourney.selectors.clock import clock_read
+from tourney.selectors.flights import flight_warnings
 from tourney.selectors.money import window_passed
 
 UNDO_SECONDS = 60  # a clerk may undo their last registration within a minute
@@ -212,6 +213,7 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
     for e in Entry.objects.filter(tournament=t, player__in=players).order_by("-number"):
         here[e.player_id].append(e)
     where = _seats(t, [e.pk for es in here.values() for e in es])
+    warnings = flight_warnings(t, {p.pk: p.name for p in players})  # RULES 10.3: flights only
     rows = []
     for p in players:
         mine = here.get(p.pk, [])
@@ -237,13 +239,15 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
                 "entry": _entry_row(entry, where) if entry else None,
                 "entries_here": len(mine),
                 "reentries_left": max(0, t.reentries_allowed - (len(mine) - 1)) if mine else 0,
+                "flight_warning": warnings.get(p.pk, ""),
             }
         )
     return rows
 
 
 def seat_card(t: Tournament, entry: Entry) -> dict[str, Any]:
-    """What the printed seat card says."""
+    """What the printed seat card says; and ``flight_warning``, for the desk only (never
+    printed): the player already holds a bag of another flight of the event (RULES 10.3)."""
     seat = Seat.objects.filter(entry=entry).select_related("table").first()
     position = None
     if entry.status == Entry.Status.ALTERNATE:
@@ -268,6 +272,9 @@ def seat_card(t: Tournament, entry: Entry) -> dict[str, Any]:
         "reentry": first is not None and first < entry.number,
         "registered_at": timezone.localtime(entry.created_at, t.zone),
         **_card_bounty(t, entry),
+        "flight_warning": flight_warnings(t, {entry.player_id: entry.player.name}).get(
+            entry.player_id, ""
+        ),
     }
 
 
