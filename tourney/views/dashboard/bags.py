@@ -128,10 +128,8 @@ def panel_context(
 
 
 def _render(request: HttpRequest, t: Tournament, table: int | None, *, status=200, **kw):
-    response = render(
-        request, PANEL if request.htmx else PAGE, panel_context(t, table, **kw), status=status
-    )
-    return response
+    ctx = panel_context(t, table, **kw)
+    return render(request, PANEL if request.htmx else PAGE, ctx, status=status)
 
 
 def _refused(request: HttpRequest, t: Tournament, exc: DomainError, **kw) -> HttpResponse:
