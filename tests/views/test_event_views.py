@@ -174,7 +174,7 @@ def test_the_event_page_lists_the_flights_and_their_totals(td, director):
     assert nums == [["7", "3"], ["7", "3"], ["5", "3"]]  # entries, players still in
     total = re.search(r'<tr class="total">(.*?)</tr>', html, re.S).group(1)
     assert re.findall(r'<td class="num">(\d+)</td>', total)[:2] == ["19", "9"]
-    assert html.count("Down to its number") == 3
+    assert html.count("down to its field size") == 3
     assert money_exact(event_summary(event.pk).pool) in html
     assert "Waiting for: <b>Day 1A, Day 1B, Day 1C</b>" in html
     assert 'hx-trigger="every 5s"' in html  # flights still to bag: the page refreshes
@@ -215,7 +215,7 @@ def test_day2_is_refused_until_every_flight_has_bagged_then_built_and_seated(td,
     }
     for f in summary.forfeited:  # the bags left behind, with the stack that goes on
         kept = f"Day 1{f.kept_flight}: {f.kept_chips:,}"
-        assert re.search(rf"<td>{f.player}</td><td>{f.flight}</td>.*?{kept}", left, re.S)
+        assert re.search(rf"<td>{f.player}</td><td>Day 1{f.flight}</td>.*?{kept}", left, re.S)
     assert all(money_exact(p) in page for p in summary.prizes)
 
     r = td.post(url, {"tables": "2", "seats": "6"})
