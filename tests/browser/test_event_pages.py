@@ -84,7 +84,9 @@ def test_a_director_creates_an_event_and_builds_its_day2(page, live_url, directo
     screenshot(page, "event-new-flights")
 
     _play_and_bag(director, days)
-    page.reload()
+    # no reload: the page refreshes itself while flights play, and stops once all have bagged
+    page.wait_for_selector("tr.total >> text=✓ all", timeout=15000)
+    assert page.locator("#event-live[hx-trigger]").count() == 0
     total = page.locator("tr.total").inner_text()
     assert "15" in total and "9" in total  # 5 entries a flight, 3 still in each
     assert page.locator("#forfeited tbody tr").count() == 4  # Ann's and Bob's second, third
@@ -99,4 +101,8 @@ def test_a_director_creates_an_event_and_builds_its_day2(page, live_url, directo
     assert Entry.objects.filter(tournament=day2).count() == 5
     assert "5 players" in page.locator("#day2").inner_text()
     screenshot(page, "event-day2")
+    page.get_by_role("link", name="Tourney").click()
+    page.wait_for_url(f"{live_url}/")
+    assert page.locator("#events").inner_text().count("Winter Main Event") == 1
+    screenshot(page, "event-home")
     assert page.js_errors == []
