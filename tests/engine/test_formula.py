@@ -272,6 +272,10 @@ def test_a_text_that_cannot_be_read_is_refused_with_its_column(text: str, messag
     assert error.message == message
 
 
+def test_a_refusal_carries_its_column() -> None:
+    assert refused("1 + 2 $").fields == {"column": 7}
+
+
 def test_a_formula_past_the_length_limit_is_refused() -> None:
     text = "1+" * (MAX_LENGTH // 2) + "1"
     assert refused(text).message == MSG_TOO_LONG.format(length=len(text), limit=MAX_LENGTH)

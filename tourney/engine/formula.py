@@ -124,12 +124,12 @@ _CONTEXT = decimal.Context(
     Emin=-MAX_EXPONENT,
     traps=[decimal.Overflow, decimal.DivisionByZero, decimal.InvalidOperation],
 )
-_COMPARISONS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "=": "==", "!=": "!="}
-_COMPARISONS["<>"] = "!="
+# as written: as compared (the spreadsheet's "=" and "<>" too)
+_COMPARISONS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
+_COMPARISONS.update({"=": "==", "<>": "!="})
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _COMPARE.update({"==": operator.eq, "!=": operator.ne})
-_OPERATORS = ("**", "<=", ">=", "==", "!=", "<>", "+", "-", "*", "/", "^", "(", ")", ",", "<")
-_OPERATORS += (">", "=")
+_OPERATORS = "** <= >= == != <> + - * / ^ ( ) , < > =".split()  # the longer first
 _SPACES = " \t\r\n"
 _DIGITS = "0123456789"
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
