@@ -530,3 +530,19 @@ def test_day2_seating_undone_and_seated_again_through_the_api(director_api, desk
     assert _matches("post", "tournaments/{tid}/day2/seat", r.json(), 200)
     assert {s["name"]: (s["flight"], s["chips"]) for s in r.json()["seats"]} == KEPT
     assert Entry.objects.filter(tournament_id=d2).count() == 6
+
+
+def test_ids_beyond_the_database_are_refused(director_api, desk_api):
+    huge = 10**30
+    for r in (
+        desk_api.get(f"{EVENTS}/{huge}"),
+        desk_api.get(_bags(huge)),
+        director_api.post(f"{EVENTS}/{huge}/day2", {"tables": 1}),
+        director_api.post(f"/api/v1/tournaments/{huge}/day2/seat"),
+        director_api.post(_bags(huge), {"table": 1, "counts": [{"entry": 1, "chips": 1}]}),
+    ):
+        assert r.status_code in (400, 404), r.content
+        assert r.json()["error"]["code"] in ("bad_input", "not_found")
+    r = director_api.post(EVENTS, _body(name="N" * 107))  # no room for " Day 1" and a letter
+    assert r.status_code == 400 and "name" in r.json()["error"]["fields"]
+    assert not Tournament.objects.exists()

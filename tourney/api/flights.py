@@ -52,6 +52,8 @@ from tourney.services.tournaments import DEFAULT_CHIPS
 router = Router(tags=["multi-day events"], **out.ROUTER_OPTIONS)
 
 MAX_FLIGHTS = 26
+MAX_LETTERS = 8  # a flight's letters (the service refuses more)
+EVENT_NAME_MAX = Tournament._meta.get_field("name").max_length - len(" Day 1") - MAX_LETTERS
 MSG_BAG_TWICE = "Give each player's bag once."
 # event_summary gives the statuses as the screens show them; the API answers the codes.
 STATUS_CODES = {label: value for value, label in Tournament.Status.choices}
@@ -184,6 +186,8 @@ class Day2BuiltOut(out.Out):
 class EventIn(TournamentIn):
     """``POST /tournaments``'s body, every flight's, and the event's own fields."""
 
+    # room left in each flight's tournament name for " Day 1" and its letters
+    name: str = Field(min_length=1, max_length=EVENT_NAME_MAX)
     flights: list[str] = Field(min_length=1, max_length=MAX_FLIGHTS)
     policy: str = Field(default="largest", max_length=20)  # the service names the choices
     pays_on_day1: bool = False
