@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from tables.models import Seat
 from tests.browser.helpers import log_in as _log_in
 from tourney import services
+from tourney.models import Tournament
 from tourney.services.setup import MSG_PAYOUTS_ORDER
 from tourney.views.dashboard.base import MSG_NOT_A_NUMBER
 from tourney.views.dashboard.panels import MSG_NOBODY_THERE, MSG_SAME_PLAYER_TWICE
@@ -359,3 +360,13 @@ def test_login_keeps_the_username(page, live_url, director, debug_on):
     expect(page.locator(".error[role=alert]")).to_be_visible()
     expect(page.locator("input[name=username]")).to_have_value("td")
     _page_intact(page)
+
+
+def test_enter_in_a_setup_field_creates_the_tournament(page, live_url, director):
+    """Enter in a field is the big button's "Create", not the structure's "Preview"."""
+    _log_in(page, live_url, "/td/new/")
+    page.fill("input[name=name]", "Enter Cup")
+    with page.expect_navigation():
+        page.press("input[name=name]", "Enter")
+    t = Tournament.objects.get(name="Enter Cup")
+    assert page.url.endswith(f"/td/{t.pk}/")
