@@ -177,7 +177,9 @@
     var cu = colorUp(item);
     setText("color-up", cu);
     show("color-up", !!cu);
-    setText("next-level", c.hasNext ? nextText(c.next) : "Last level");
+    var dayOver = !!(state.flight && state.flight.over);  // RULES 10.2: a flight has ended
+    setText("next-level", dayOver ? "Bag and tag" : c.hasNext ? nextText(c.next) : "Last level");
+    body.classList.toggle("is-day-over", dayOver);
     setText("next-break", isBreak ? "Now" : duration(c.toBreak));
 
     var running = c.status === "running";

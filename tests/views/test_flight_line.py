@@ -171,12 +171,14 @@ def test_the_screens_show_the_flights_clock_stopped_at_its_last_level(client, di
         assert (state["status"], state["level_index"], state["remaining_ms"]) == ("finished", 0, 0)
         assert state["flight"] == {"line": OVER, "over": True}
         assert public.clock_words(state)["note"] == "Day over"
+        assert public.clock_words(state)["next"] == "Bag and tag"
         assert (state["items"][0]["kind"], state["items"][0]["number"]) == ("level", 1)
         panel = clock_panel(t)
         assert (panel["clock"].status, panel["clock"].index) == ("finished", 0)
         assert panel["flight_over"] and panel["next_item"] is None
         pages = _screens(client, director, t)
     assert "Day over" in pages["tv"] and "Tournament complete" not in pages["tv"]
+    assert "is-day-over" in pages["tv"] and "is-day-over" in pages["phone"]
     assert "The day is over: the clock stopped at the flight's end" in pages["dashboard"]
     assert ">Level 1<" in pages["tv"]
 

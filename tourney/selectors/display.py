@@ -527,7 +527,7 @@ def clock_words(state: dict[str, Any]) -> dict[str, str]:
         "blinds": blinds_text(cur),
         "ante": ante_text(cur),
         "countdown": duration_display(state["remaining_ms"]) if status != "finished" else "0:00",
-        "next": next_text(nxt),
+        "next": "Bag and tag" if state.get("flight", {}).get("over") else next_text(nxt),
         "to_break": duration_display(state["ms_to_next_break"])
         if state["ms_to_next_break"] is not None
         else "–",
