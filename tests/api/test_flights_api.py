@@ -5,8 +5,11 @@ a three-flight event run through the API alone; undo of a bag and of Day 2's sea
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import jsonschema_rs
 import pytest
+import time_machine
 
 from tests.conftest import TWO_LEVELS
 from tourney.api import api
@@ -16,6 +19,7 @@ pytestmark = pytest.mark.django_db
 
 DOC = api.get_openapi_schema()
 EVENTS = "/api/v1/events"
+T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 
 def _matches(method: str, path: str, body, status: int) -> bool:
@@ -247,6 +251,26 @@ def test_bags_table_by_table_then_closed(director_api, desk_api):
     assert closed["bagged"] is True and closed["difference"] == -1000
     assert Event.objects.get(tournament_id=tid, kind="flight_bagged").payload["difference"] == -1000
     assert desk_api.get(f"/api/v1/tournaments/{tid}").json()["bagged"] is True
+
+
+def test_a_flight_ends_at_its_last_level_and_bags(director_api, desk_api):
+    """RULES 10.2 by the clock: level 1 is the last; the director cannot move past it, and
+    once its time is up the flight has ended and its players bag."""
+    event = _create(director_api, flights=["A"], end_at_players=None, end_at_level=1)
+    tid = event["flights"][0]["tournament"]
+    clock = f"/api/v1/tournaments/{tid}/clock"
+    with time_machine.travel(T0, tick=False):
+        entries = _register(desk_api, tid, ["Ann Lee", "Bob Ray"])
+        assert director_api.post(clock, {"action": "start"}).status_code == 200
+        r = director_api.post(clock, {"action": "next"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "flight_ended"
+        assert desk_api.get(_bags(tid)).json()["status"]["ended"] is None
+    with time_machine.travel(T0 + timedelta(minutes=21), tick=False):
+        assert desk_api.get(_bags(tid)).json()["status"]["ended"] == "level"
+        r = _bag_table(director_api, tid, {e["id"]: 20000 for e in entries})
+        assert r.status_code == 201, r.content
+        assert r.json()["status"]["difference"] == 0
+        assert director_api.post(f"{_bags(tid)}/close").json()["bagged"] is True
 
 
 def _bag_state():
