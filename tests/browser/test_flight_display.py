@@ -17,6 +17,7 @@ from tourney.selectors import display as public
 from tourney.selectors.clock import structure_items
 
 from .conftest import RESOLUTIONS
+from .helpers import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -102,4 +103,47 @@ def test_the_tv_shows_the_flights_line(page, live_url, director, screenshot, res
     screenshot(page, f"display-flight-over-{resolution}")
     assert not (bad := _overflows(page)), bad
     _readable(page, height)
+    assert page.js_errors == []
+
+
+def test_the_phone_and_the_dashboard_show_the_flights_line(page, live_url, director, screenshot):
+    t = _day_1b(director, players=20)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_url}/p/{t.display_token}/")
+    assert page.text_content("#flight-line") == LINE
+    line = page.locator("#flight-line").bounding_box()
+    assert line["x"] >= 0 and line["x"] + line["width"] <= 390  # wraps, never off the screen
+    screenshot(page, "player-flight-390x844")
+
+    page.set_viewport_size({"width": 1366, "height": 768})
+    log_in(page, live_url, f"/td/{t.pk}/")
+    assert page.text_content("#clock #flight-line") == LINE
+    screenshot(page, "dashboard-flight-1366x768")
+    assert page.js_errors == []
+
+
+def test_the_desk_warns_about_a_player_bagged_in_another_flight(
+    page, live_url, director, desk_clerk, screenshot
+):
+    """RULES 10.3: in the search before buying in, and above the seat card after; the card
+    itself (what is printed) does not carry it."""
+    from tests.views.test_desk_flight_warning import _bagged_in_a, _largest
+
+    b, ann, chips = _bagged_in_a(director)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    log_in(page, live_url, f"/desk/{b.pk}/", "clerk", "clerk-pass-123")
+    page.keyboard.type("ann l")
+    row = page.locator("#desk-results .opt.active", has_text="Ann Lee")
+    row.wait_for()
+    assert row.locator(".flight-warning").text_content() == _largest(chips)
+    screenshot(page, "desk-flight-warning-search")
+    page.keyboard.press("Enter")
+    page.locator("#seat-card .sc-name", has_text="Ann Lee").wait_for()
+    assert page.text_content("#flight-warning") == f"{_largest(chips)} The entry stands."
+    assert "already bagged" not in page.text_content("#seat-card")
+    assert Entry.objects.filter(tournament=b, player=ann).exists()
+    screenshot(page, "desk-flight-warning-card")
+    page.emulate_media(media="print")  # only the card is printed
+    assert page.locator("#flight-warning").is_hidden()
+    assert page.locator("#seat-card").is_visible()
     assert page.js_errors == []
