@@ -267,6 +267,10 @@ def test_a_flight_ends_at_its_last_level_and_bags(director_api, desk_api):
         assert desk_api.get(_bags(tid)).json()["status"]["ended"] is None
     with time_machine.travel(T0 + timedelta(minutes=21), tick=False):
         assert desk_api.get(_bags(tid)).json()["status"]["ended"] == "level"
+        # The clock reads as the screens show it: finished at the end of its last level.
+        read = desk_api.get(clock).json()
+        assert (read["status"], read["level_number"], read["remaining_ms"]) == ("finished", 1, 0)
+        assert read["next"] is None
         r = _bag_table(director_api, tid, {e["id"]: 20000 for e in entries})
         assert r.status_code == 201, r.content
         assert r.json()["status"]["difference"] == 0

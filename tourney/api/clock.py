@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from django.utils import timezone
 from ninja import Field, Router, Schema
 from pydantic import StrictInt
 
@@ -11,13 +12,21 @@ from tourney import selectors, services
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
 from tourney.api.common import desk_tournament, director_tournament, tournament_or_404
+from tourney.selectors.flights import flight_clock, is_flight
 
 router = Router(tags=["clock"], **out.ROUTER_OPTIONS)
 
 
 @router.get("/tournaments/{tid}/clock", auth=api_auth.DESK, response=out.ClockOut)
 def clock_get(request, tid: int):
-    return selectors.clock_payload(desk_tournament(request, tid))
+    return _clock(desk_tournament(request, tid))
+
+
+def _clock(t) -> dict:
+    """The clock read; a Day 1 flight's stops at its end (RULES 10.2), as on its screens."""
+    now = timezone.now()
+    state = flight_clock(t, now) if is_flight(t) else None
+    return selectors.clock_payload(t, now, state=state)
 
 
 class ClockIn(Schema):
@@ -37,4 +46,4 @@ def clock_post(request, tid: int, payload: ClockIn):
         index=payload.index,
         actor=request.user,
     )
-    return selectors.clock_payload(tournament_or_404(tid))
+    return _clock(tournament_or_404(tid))

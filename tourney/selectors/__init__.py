@@ -24,11 +24,15 @@ def item_dict(item: clock_engine.Item | None) -> dict[str, Any] | None:
     return d
 
 
-def clock_payload(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
-    """The clock as docs/api.md gives it: status, level_index, level, remaining_ms, next."""
+def clock_payload(
+    t: Tournament, now: datetime | None = None, *, state: clock_engine.ClockState | None = None
+) -> dict[str, Any]:
+    """The clock as docs/api.md gives it: status, level_index, level, remaining_ms, next.
+    ``state``: the clock as the caller read it (a Day 1 flight's, stopped at its end: RULES
+    10.2, ``flights.flight_clock``), else ``clock_read``'s."""
     now = now or timezone.now()
     items = structure_items(t)
-    s = clock_read(t, now, items=items)  # finished where it stopped once it is over
+    s = state or clock_read(t, now, items=items)  # finished where it stopped once it is over
     nxt = items[s.next_index] if s.next_index is not None else None
     return {
         "status": s.status,
