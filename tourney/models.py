@@ -39,6 +39,56 @@ class MultiDayEvent(models.Model):
         return self.name
 
 
+class League(models.Model):
+    """A league (issue 27): its seasons score the tournaments that count toward them."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=140, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    """A season of a league: how its tournaments score (tourney/engine/points.py: a preset, a
+    points table or a formula, and the options) and its public standings."""
+
+    class Scoring(models.TextChoices):
+        PLACE_TABLE = "place_table", "Points by place (table)"
+        ENTRANTS_MINUS_PLACE = "entrants_minus_place", "Entrants − place + 1"
+        SQRT_BUYIN = "sqrt_buyin", "Square-root formula with buy-in weighting"
+        FORMULA = "formula", "A formula of your own"
+
+    class Entries(models.TextChoices):
+        BEST = "best", "A player's best finish counts once"
+        FIRST = "first", "First entry only"
+        EACH = "each", "Every entry scores"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=120)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    scoring = models.CharField(max_length=24, choices=Scoring.choices, default=Scoring.PLACE_TABLE)
+    points_table = models.JSONField(default=list, blank=True)  # place 1 first; [] = preset's
+    formula = models.TextField(blank=True, default="")
+    best_n = models.PositiveSmallIntegerField(null=True, blank=True)  # None: every event
+    entries = models.CharField(max_length=8, choices=Entries.choices, default=Entries.BEST)
+    attendance_points = models.DecimalField(max_digits=9, decimal_places=2, default=0)
+    share_ties = models.BooleanField(default=True)
+    public_token = models.CharField(max_length=43, unique=True, default=new_display_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.league} {self.name}"
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Setup"
@@ -108,6 +158,10 @@ class Tournament(models.Model):
     end_at_level = models.PositiveSmallIntegerField(null=True, blank=True)
     end_at_players = models.PositiveIntegerField(null=True, blank=True)
     bagged = models.BooleanField(default=False)
+    # Issue 27: the season this tournament counts toward (its results score there).
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
     registration_open = models.BooleanField(default=True)
     rebuys_open = models.BooleanField(default=True)
     # Rule settings (RULES 3.1, 3.7, 5.6) with the defaults of docs/rules.md; house options off.
@@ -240,10 +294,23 @@ class ChipDenomination(models.Model):
 
 
 class Player(models.Model):
-    """A person, across tournaments."""
+    """A person, across tournaments (issue 27's player database). The personal fields (email,
+    phone, membership number, notes, photo) are for directors and the desk only; the public
+    screens show the display name. ``anonymised_at``: the person asked to be removed, the
+    personal fields were blanked and the name replaced, the results stay. ``merged_into``:
+    this record was merged into another (its entries moved there)."""
 
     name = models.CharField(max_length=120, db_index=True)
     nickname = models.CharField(max_length=60, blank=True)
+    email = models.EmailField(max_length=254, blank=True, default="")
+    phone = models.CharField(max_length=40, blank=True, default="")
+    membership = models.CharField(max_length=40, blank=True, default="", db_index=True)
+    notes = models.TextField(blank=True, default="")
+    photo = models.ImageField(upload_to="players/", blank=True, default="")
+    anonymised_at = models.DateTimeField(null=True, blank=True)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged_from"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

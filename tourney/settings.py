@@ -282,6 +282,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Uploaded files (players' photos, issue 27): under var/, served only to signed-in staff by
+# the players' screens (never as public static files).
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "media/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

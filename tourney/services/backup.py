@@ -92,8 +92,9 @@ def _users(rows: dict[str, list]) -> dict[str, int]:
 
 
 def _tournament(row: dict[str, Any], users: dict[str, int]) -> Tournament:
-    # A restored day stands alone: its multi-day event (RULES 10) is not in the file.
-    fields = _fields(Tournament, row, users, skip=("created_at", "multi_day_event_id"))
+    # A restored day stands alone: its multi-day event (RULES 10) and its league season
+    # (issue 27) are not in the file.
+    fields = _fields(Tournament, row, users, skip=("created_at", "multi_day_event_id", "season_id"))
     base = fields.get("slug") or slugify(fields.get("name") or "") or "tournament"
     slug, n = base, 1
     while Tournament.objects.filter(slug=slug).exists():
@@ -121,7 +122,10 @@ def _players(rows: list[dict[str, Any]], maps: _Maps) -> None:
             maps.ids["player"][r["id"]] = found[0]
         else:
             new.append(r)
-    created = Player.objects.bulk_create(Player(**_fields(Player, r, {})) for r in new)
+    # A merge (issue 27) is of this room's records: the one merged into is not in the file.
+    created = Player.objects.bulk_create(
+        Player(**_fields(Player, r, {}, skip=("merged_into_id",))) for r in new
+    )
     for r, p in zip(new, created, strict=True):
         maps.ids["player"][r["id"]] = p.pk
         p.created_at = _when(r["created_at"])
