@@ -29,6 +29,8 @@ urlpatterns = [
     path("", include("tourney.urls_dashboard")),
     path("", include("tourney.urls_events")),
     path("", include("tourney.urls_bags")),
+    path("", include("tourney.urls_players")),
+    path("", include("tourney.urls_leagues")),
     path("", include("tourney.urls_desk")),
     path("", include("tourney.urls_display")),
 ]

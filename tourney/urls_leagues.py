@@ -1,0 +1,5 @@
+"""URLs of the leagues screens (issue 27)."""
+
+from django.urls import path  # noqa: F401  (the screens add their paths)
+
+urlpatterns: list = []
