@@ -307,6 +307,8 @@
     if (!f || !el) return;
     setText("flight-line", f.line);
     el.classList.toggle("over", !!f.over);
+    if (f.pool_label) setText("prize-pool-label", f.pool_label);
+    if (f.payouts_note) setText("payouts-note", f.payouts_note);
   }
 
   /* The bounty panel of a bounty event (RULES 9): figures, the biggest heads, a note; the

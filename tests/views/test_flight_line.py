@@ -162,14 +162,15 @@ def test_the_screens_show_the_flights_clock_stopped_at_its_last_level(client, di
         assert [it["kind"] for it in state["items"]] == ["level"]
         assert state["more_items"] is False and state["ms_to_next_break"] is None
         assert clock_panel(t)["break_in_text"] is None  # the flight stops before the break
-        assert state["flight"] == {"line": "Day 1A — bagging at the end of level 1", "over": False}
+        flight = {k: state["flight"][k] for k in ("line", "over")}
+        assert flight == {"line": "Day 1A — bagging at the end of level 1", "over": False}
     # Past the end, before the beat's sweep has written the stop: already the flight's clock.
     late = T0 + timedelta(minutes=25)
     with time_machine.travel(late, tick=False):
         cache.clear()
         state = public.build_state(t)
         assert (state["status"], state["level_index"], state["remaining_ms"]) == ("finished", 0, 0)
-        assert state["flight"] == {"line": OVER, "over": True}
+        assert (state["flight"]["line"], state["flight"]["over"]) == (OVER, True)
         assert public.clock_words(state)["note"] == "Day over"
         assert public.clock_words(state)["next"] == "Bag and tag"
         assert (state["items"][0]["kind"], state["items"][0]["number"]) == ("level", 1)
@@ -222,4 +223,29 @@ def test_a_flight_costs_the_display_at_most_two_queries_more(director):
     Tournament.objects.filter(pk=other.pk).update(multi_day_event=None)
     with time_machine.travel(T0 + timedelta(minutes=5), tick=False):
         flight, plain = _queries(t), _queries(other)
-    assert plain <= flight <= plain + 2
+    assert flight <= plain + 2  # fewer, even: a flight reads no payouts of its own
+
+
+# ---------------------------------------------------------------- the money (RULES 10.6)
+
+
+def test_a_flights_screens_show_the_events_pool_and_pay_no_places(client, director):
+    """A flight pays nothing of its own: the TV and the phone show the pool of every flight so
+    far, as the event's, and say where the places are paid; a tournament of no event shows
+    its own payouts."""
+    event = _event(director, letters=["A", "B"])
+    a, b = _flights(event)
+    _start(a, director, players=4)
+    _start(b, director, players=3)
+    state = public.build_state(Tournament.objects.get(pk=b.pk))
+    assert state["prize_pool"] == "700"  # 7 entries of 100.00 in two flights
+    assert state["payouts"] == []
+    assert state["flight"]["pool_label"] == "Event pool"
+    assert state["flight"]["payouts_note"] == public.MSG_FLIGHT_PAYOUTS
+    pages = _screens(client, director, b)
+    for page in ("tv", "phone"):
+        assert public.MSG_FLIGHT_PAYOUTS in pages[page]
+        assert '<dt id="prize-pool-label">Event pool</dt>' in pages[page]
+    Tournament.objects.filter(pk=b.pk).update(multi_day_event=None, day=1, flight="")
+    plain = public.build_state(Tournament.objects.get(pk=b.pk))
+    assert plain["prize_pool"] == "300" and plain["payouts"] and "flight" not in plain

@@ -37,7 +37,7 @@ from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.clock import structure_items
 from tourney.selectors.display_bounties import bounty_panel
 from tourney.selectors.display_chip_counts import chip_leaders_panel
-from tourney.selectors.flights import DayScreen, day_screen
+from tourney.selectors.flights import DayScreen, day_screen, event_pool_so_far, is_flight
 from tourney.selectors.money import pool_of, prizes_of
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape
@@ -46,6 +46,8 @@ STATE_FORMAT = 5
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
+# RULES 10.6: a Day 1 flight pays no places of its own.
+MSG_FLIGHT_PAYOUTS = "Places are paid on Day 2, from the pool of every flight."
 UPCOMING_ITEMS = 12
 # What models.new_display_token (secrets.token_urlsafe) writes, within the column's 64.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -383,7 +385,8 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         .distinct()
         .count()
     )
-    pool = pool_of(t)
+    flight = day is not None and is_flight(t)  # RULES 10.6: a flight pays nothing itself
+    pool = event_pool_so_far(t) if flight else pool_of(t)
     finished = t.status == Tournament.Status.FINISHED
     state = {
         "format": STATE_FORMAT,
@@ -405,7 +408,7 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "entries": counts["entries"],
         "average_stack": average_stack(chips, left),
         "prize_pool": money_whole(pool),
-        "payouts": _payouts(t),
+        "payouts": [] if flight else _payouts(t),
         "hand_for_hand": t.hand_for_hand,
         "tables_in_play": tables_in_play,
         "seating": rows,
@@ -417,6 +420,8 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     }
     if day is not None:  # RULES 10.2: the key only in a multi-day event
         state["flight"] = {"line": day.line, "over": day.ended}
+        if flight:  # the pool shown is the event's so far, paid from Day 2 (RULES 10.6)
+            state["flight"].update(pool_label="Event pool", payouts_note=MSG_FLIGHT_PAYOUTS)
     if bounties:  # the key only in a bounty event: a plain event's state stays as it was
         state["bounties"] = bounty_panel(t, list(seats.values()), left)
     # RULES 10.8: the key only once counts exist; its one query takes the place of the

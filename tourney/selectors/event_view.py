@@ -9,15 +9,14 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, Sum
 
-from tourney.engine import event_money
 from tourney.engine import flights as engine
 from tourney.engine.errors import DomainError
 from tourney.models import ChipCount, Entry, MultiDayEvent, Player, Tournament
 from tourney.selectors.flights import (
     day2_qualifiers,
     event_payouts_of,
+    event_pool_so_far,
     flight_end_reason,
-    flight_money,
     flights_of,
 )
 
@@ -87,17 +86,9 @@ class EventSummary:
     day2: Day2Row | None
 
 
-def _pool(event_id: int, flights: list[Tournament]) -> int:
+def _pool(flights: list[Tournament]) -> int:
     """The event's pool so far (RULES 10.6): every flight's entries, rebuys and add-ons."""
-    if not flights:
-        return 0
-    first = flights[0]
-    return event_money.event_pool(
-        flight_money(event_id),
-        buy_in=first.buy_in,
-        added=first.added_money,
-        guarantee=first.guarantee,
-    )
+    return event_pool_so_far(flights[0]) if flights else 0
 
 
 def _prizes(event_id: int, players: int) -> tuple[tuple[int, ...] | None, str]:
@@ -186,7 +177,7 @@ def event_summary(event_id: int) -> EventSummary | None:
         day2_players=len(q.qualified),
         day2_chips=q.chips_in_play,
         forfeited=forfeited,
-        pool=_pool(event.pk, flights),
+        pool=_pool(flights),
         prizes=prizes,
         money_error=money_error,
         day2=_day2(event),

@@ -397,14 +397,30 @@ def flight_warning(t: Tournament, player: Player | int) -> engine.EntryWarning |
 
 
 def flight_money(event_id: int) -> list[event_money.FlightMoney]:
-    """What each flight brought (RULES 10.6): its entries, and its rebuys' and add-ons'
-    prize-pool money (the money paid in beyond the entries' buy-ins)."""
-    out = []
-    for flight in flights_of(event_id):
-        agg = Entry.objects.filter(tournament=flight).aggregate(n=Count("id"), paid=Sum("paid"))
-        entries, paid = agg["n"] or 0, agg["paid"] or 0
-        out.append(event_money.FlightMoney(entries, rebuys=max(0, paid - entries * flight.buy_in)))
-    return out
+    """What each flight brought (RULES 10.6), in the order played: its entries, and its
+    rebuys' and add-ons' prize-pool money (the money paid in beyond the entries' buy-ins).
+    One query."""
+    rows = (
+        Tournament.objects.filter(multi_day_event_id=event_id, day=1)
+        .order_by("pk")
+        .annotate(n=Count("entries"), paid=Sum("entries__paid"))
+        .values_list("buy_in", "n", "paid")
+    )
+    return [
+        event_money.FlightMoney(n or 0, rebuys=max(0, (paid or 0) - (n or 0) * own))
+        for own, n, paid in rows
+    ]
+
+
+def event_pool_so_far(t: Tournament) -> int:
+    """The pool of ``t``'s event so far (RULES 10.6): every flight's entries and money, the
+    event's added money and guarantee (a flight's settings are the event's, RULES 10.1)."""
+    return event_money.event_pool(
+        flight_money(t.multi_day_event_id),
+        buy_in=t.buy_in,
+        added=t.added_money,
+        guarantee=t.guarantee,
+    )
 
 
 def event_payouts_of(event_id: int, *, day2_players: int) -> event_money.EventPayouts:
