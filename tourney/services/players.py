@@ -1,0 +1,277 @@
+"""The player database (issue 27): one record per person across tournaments.
+
+Every write is a room action (tourney/core/room_journal.py), undone with ``room_undo``, except
+the removal of a person's personal data (``player_anonymise``): that one must not be undone and
+leaves nothing of the data behind in the log.
+
+Readings:
+- A membership number is unique among the players shown (merged records are hidden and do not
+  count), compared without case; an empty one is no number.
+- A merge moves every entry of ``merge`` to ``keep`` (chip counts, knock-outs, seats and moves
+  hang on the entries and follow them), fills ``keep``'s empty personal fields from ``merge``
+  and marks ``merge.merged_into``. It is refused when both have an entry in one tournament that
+  is not finished (``same_tournament``): one person would hold two live entries of one
+  tournament, which no rule allows; in finished tournaments the two entries stay as re-entries.
+- Anonymising also blanks the records merged into this one (the same person), drops the undo
+  data of earlier room actions that kept an image of these rows (they can no longer be undone)
+  and deletes their photo files.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from tourney.core.events import record_event
+from tourney.core.room_journal import room_action
+from tourney.engine.errors import DomainError
+from tourney.models import Entry, Event, Player, Tournament
+
+PERSONAL = ("nickname", "email", "phone", "membership", "notes")
+FIELDS = ("name", *PERSONAL)
+MAX_LEN = {"name": 120, "nickname": 60, "email": 254, "phone": 40, "membership": 40}
+MAX_NOTES = 4000
+MAX_PHOTO_BYTES = 2 * 1024 * 1024
+PLAYER_LABEL = "tourney.player"
+
+MSG_INVALID = "Some fields need a correction."
+MSG_NAME_REQUIRED = "Enter the player's name."
+MSG_TOO_LONG = "At most {n} characters."
+MSG_CONTROL = "Remove the control characters."
+MSG_EMAIL = "Enter a valid email address."
+MSG_MEMBERSHIP_TAKEN = "Membership number {m} is already {name}'s."
+MSG_NOT_FOUND = "No such player."
+MSG_PHOTO_TOO_BIG = "The photo is larger than 2 MB."
+MSG_SAME_PLAYER = "Choose two different players."
+MSG_ANONYMISED = "{name} was removed: their record cannot be merged or changed."
+MSG_ALREADY_MERGED = "{name} was merged into another record already."
+MSG_SAME_TOURNAMENT = (
+    "Both players have an entry in {t}, which is not finished: one person cannot hold two "
+    "entries of a tournament in play. Merge them once it is finished."
+)
+MSG_CONFIRM = "Type the player's name exactly as shown to confirm."
+REMOVED_NAME = "Removed player #{id}"
+
+
+def _text(value: Any) -> str:
+    return str(value or "").strip()
+
+
+def clean_fields(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    """(values, errors by field) of the personal fields in ``data``: trimmed, the name's inner
+    spaces collapsed, lengths and the email checked. The membership number is not looked up."""
+    values = {f: _text(data.get(f)) for f in FIELDS}
+    values["name"] = " ".join(values["name"].split())
+    errors: dict[str, str] = {}
+    for f, v in values.items():
+        limit = MAX_LEN.get(f, MAX_NOTES)
+        if len(v) > limit:
+            errors[f] = MSG_TOO_LONG.format(n=limit)
+        elif any(
+            unicodedata.category(c) == "Cc" for c in v if not (f == "notes" and c in "\n\r\t")
+        ):
+            errors[f] = MSG_CONTROL
+    if not values["name"]:
+        errors["name"] = MSG_NAME_REQUIRED
+    if values["email"] and "email" not in errors:
+        try:
+            validate_email(values["email"])
+        except ValidationError:
+            errors["email"] = MSG_EMAIL
+    return values, errors
+
+
+def membership_owner(membership: str, *, exclude: int | None = None) -> Player | None:
+    """The shown (not merged) player holding ``membership`` (without case), if any."""
+    if not membership:
+        return None
+    qs = Player.objects.filter(membership__iexact=membership, merged_into__isnull=True)
+    if exclude is not None:
+        qs = qs.exclude(pk=exclude)
+    return qs.first()
+
+
+def _checked(data: dict[str, Any], *, exclude: int | None = None) -> dict[str, str]:
+    values, errors = clean_fields(data)
+    if errors:
+        raise DomainError("bad_input", MSG_INVALID, fields=errors)
+    owner = membership_owner(values["membership"], exclude=exclude)
+    if owner is not None:
+        msg = MSG_MEMBERSHIP_TAKEN.format(m=values["membership"], name=owner.name)
+        raise DomainError("membership_taken", msg, fields={"membership": msg})
+    return values
+
+
+def _photo_checked(photo: UploadedFile | None) -> None:
+    if photo is not None and photo.size > MAX_PHOTO_BYTES:
+        raise DomainError("photo_too_big", MSG_PHOTO_TOO_BIG, fields={"photo": MSG_PHOTO_TOO_BIG})
+
+
+def _locked(player_id: Any) -> Player:
+    try:
+        pk = int(player_id)
+    except (TypeError, ValueError):
+        pk = 0
+    p = Player.objects.select_for_update().filter(pk=pk).first() if 0 < pk < 2**63 else None
+    if p is None:
+        raise DomainError("not_found", MSG_NOT_FOUND, status=404)
+    return p
+
+
+def _writable(p: Player) -> None:
+    if p.anonymised_at is not None:
+        raise DomainError("anonymised", MSG_ANONYMISED.format(name=p.name), status=409)
+    if p.merged_into_id is not None:
+        raise DomainError("already_merged", MSG_ALREADY_MERGED.format(name=p.name), status=409)
+
+
+def player_create(*, data: dict[str, Any], photo: UploadedFile | None = None, actor=None) -> Player:
+    """A new player from the personal fields (name required, email valid, membership number
+    free); undoable (the record is deleted again while it has no entry)."""
+    values = _checked(data)
+    _photo_checked(photo)
+    with room_action("player_created", actor, {"name": values["name"]}) as j:
+        p = Player(**values)
+        if photo is not None:
+            p.photo.save(photo.name, photo, save=False)
+        p.save()
+        j.created(p)
+    return p
+
+
+def player_update(
+    *,
+    player_id: Any,
+    data: dict[str, Any],
+    photo: UploadedFile | None = None,
+    photo_clear: bool = False,
+    actor=None,
+) -> Player:
+    """The player's personal fields replaced by ``data``; a new photo or none. Undo puts the
+    fields back (an old photo's file is kept for it)."""
+    _photo_checked(photo)
+    with transaction.atomic():
+        p = _locked(player_id)
+        _writable(p)
+        values = _checked(data, exclude=p.pk)
+        with room_action("player_updated", actor, {"player": p.pk, "name": values["name"]}) as j:
+            j.before(p, [*FIELDS, "photo"])
+            for f, v in values.items():
+                setattr(p, f, v)
+            if photo is not None:
+                p.photo.save(photo.name, photo, save=False)
+            elif photo_clear:
+                p.photo = ""
+            p.save(update_fields=[*FIELDS, "photo"])
+    return p
+
+
+def _shared_tournament(keep: Player, merge: Player) -> Tournament | None:
+    live = Entry.objects.exclude(tournament__status=Tournament.Status.FINISHED)
+    mine = live.filter(player=keep).values("tournament_id")
+    shared = live.filter(player=merge, tournament_id__in=mine).values("tournament_id")
+    return Tournament.objects.filter(pk__in=shared).order_by("pk").first()
+
+
+def players_merge(*, keep_id: Any, merge_id: Any, actor=None) -> Player:
+    """``merge``'s entries move to ``keep``, ``keep``'s empty personal fields are filled from
+    ``merge``, ``merge`` is marked merged into ``keep`` (hidden from the lists). Refusals:
+    ``same_player``, ``anonymised``, ``already_merged``, ``same_tournament`` (see the module's
+    docstring). Undo restores both records and every entry."""
+    with transaction.atomic():
+        if str(keep_id) == str(merge_id):
+            raise DomainError("same_player", MSG_SAME_PLAYER, fields={"merge": MSG_SAME_PLAYER})
+        # one locking order whatever the caller's (two merges at once wait, never deadlock)
+        first, second = sorted([keep_id, merge_id], key=lambda v: int(v) if str(v).isdigit() else 0)
+        locked = {str(first): _locked(first), str(second): _locked(second)}
+        keep, merge = locked[str(keep_id)], locked[str(merge_id)]
+        _writable(keep)
+        _writable(merge)
+        shared = _shared_tournament(keep, merge)
+        if shared is not None:
+            msg = MSG_SAME_TOURNAMENT.format(t=shared.name)
+            raise DomainError("same_tournament", msg, status=409, fields={"tournament": shared.pk})
+        entries = Entry.objects.filter(player=merge)
+        tournament_ids = sorted(set(entries.values_list("tournament_id", flat=True)))
+        payload = {
+            "kept": keep.pk,
+            "merged": merge.pk,
+            "name": keep.name,
+            "merged_name": merge.name,
+            "entries": entries.count(),
+        }
+        with room_action("players_merged", actor, payload) as j:
+            j.before_many(entries, ["player"])
+            j.before(keep, [*PERSONAL, "photo"])
+            j.before(merge, ["merged_into"])
+            entries.update(player=keep)
+            for f in PERSONAL:
+                if not getattr(keep, f) and getattr(merge, f):
+                    if f == "membership" and membership_owner(merge.membership, exclude=merge.pk):
+                        continue
+                    setattr(keep, f, getattr(merge, f))
+            if not keep.photo and merge.photo:
+                keep.photo = merge.photo.name
+            keep.save(update_fields=[*PERSONAL, "photo"])
+            merge.merged_into = keep
+            merge.save(update_fields=["merged_into"])
+            # the screens of those tournaments show the kept name now: they read it again
+            Tournament.objects.filter(pk__in=tournament_ids).update(version=F("version") + 1)
+    return keep
+
+
+def _scrub_log(pks: set[int]) -> set[str]:
+    """Earlier room actions that kept an image of these players lose their undo data (and
+    the names in their payload); returns the photo file names those images held."""
+    photos: set[str] = set()
+    keys = {(PLAYER_LABEL, pk) for pk in pks}
+    events = Event.objects.select_for_update().filter(tournament__isnull=True)
+    for e in events.filter(payload__has_key="undo"):
+        undo = e.payload.get("undo") or {}
+        rows = {(label, pk) for label, pk in undo.get("rows", [])}
+        if not rows & keys:
+            continue
+        for label, pk, _fields, image in undo.get("images", []):
+            if (label, pk) in keys and image.get("photo"):
+                photos.add(image["photo"])
+        payload = {k: v for k, v in e.payload.items() if k not in ("undo", "name", "merged_name")}
+        Event.objects.filter(pk=e.pk).update(payload=payload)
+    return photos
+
+
+def player_anonymise(*, player_id: Any, confirm: str, actor=None) -> Player:
+    """The person's data removed for good (not undoable): email, phone, membership number,
+    notes, nickname blanked, the photo file deleted, the name replaced by "Removed player
+    #<id>"; the entries, places and prizes stay. ``confirm`` must be the current name."""
+    with transaction.atomic():
+        p = _locked(player_id)
+        _writable(p)
+        if " ".join(_text(confirm).split()) != p.name:
+            raise DomainError("confirm_mismatch", MSG_CONFIRM, fields={"confirm": MSG_CONFIRM})
+        now = timezone.now()
+        same_person = [p, *Player.objects.select_for_update().filter(merged_into=p)]
+        photos = _scrub_log({x.pk for x in same_person})
+        for x in same_person:
+            if x.photo:
+                photos.add(x.photo.name)
+            for f in PERSONAL:
+                setattr(x, f, "")
+            x.name = REMOVED_NAME.format(id=x.pk)
+            x.photo = ""
+            x.anonymised_at = now
+            x.save(update_fields=[*FIELDS, "photo", "anonymised_at"])
+        ids = sorted(
+            {e for e in Entry.objects.filter(player=p).values_list("tournament_id", flat=True)}
+        )
+        Tournament.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        record_event(None, "player_anonymised", {"player": p.pk}, actor)
+        storage = Player._meta.get_field("photo").storage
+        transaction.on_commit(lambda: [storage.delete(n) for n in sorted(photos) if n])
+    return p
