@@ -1,0 +1,42 @@
+"""Standings rows as the screens print them: points with their decimals only when they have
+some, money in units, the name as the screen allows it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+
+from tourney.engine.money_format import money_exact, money_whole
+from tourney.selectors.standings import Row
+
+
+def points_text(value: Decimal) -> str:
+    """11 → "11", 10.5 → "10.50", 1234 → "1,234"."""
+    whole = value == value.to_integral_value()
+    return f"{value:,.0f}" if whole else f"{value:,.2f}"
+
+
+def standings_rows(
+    rows: Iterable[Row], name: Callable[[str, str], str] | None = None, *, exact: bool = True
+) -> list[dict]:
+    """Each row for a template; ``name(name, nickname)`` gives the shown name (default: the
+    full name); money exact (1,234.00) or whole where it is (the public screens)."""
+    money = money_exact if exact else money_whole
+    out = []
+    for r in rows:
+        out.append(
+            {
+                "rank": r.rank,
+                "player": r.player,
+                "name": name(r.name, r.nickname) if name else r.name,
+                "events": r.events,
+                "counted": r.counted,
+                "points": points_text(r.points),
+                "wins": r.wins,
+                "cashes": r.cashes,
+                "winnings": money(r.winnings),
+                "bounties": money(r.bounties),
+                "knockouts": r.knockouts,
+            }
+        )
+    return out

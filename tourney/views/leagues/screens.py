@@ -1,0 +1,344 @@
+"""The director's league screens (issue 27): the leagues, a league's page with its seasons, a
+season's settings (a preset, a points table or a formula with its "Check", the options), the
+season's page (its tournaments added and removed, its standings in short) and the recent
+changes with undo. Directors only (others 403, anonymous to the login page). Thin: parse the
+form, call one service, render; a refusal shows in place with what was typed kept."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from tourney.core.room_journal import room_log, room_undo
+from tourney.engine import formula as formula_engine
+from tourney.engine import points
+from tourney.engine.errors import DomainError
+from tourney.models import Event, League, Season, Tournament
+from tourney.selectors.standings import scoring_of, scoring_text, season_standings
+from tourney.services import leagues
+from tourney.views.dashboard.base import director_only
+from tourney.views.leagues.rows import standings_rows
+
+KINDS = ("league_created", "league_updated", "season_created", "season_updated")
+SEASON_KINDS = ("tournament_season_set",)
+KIND_WORDS = {
+    "league_created": "League created",
+    "league_updated": "League renamed",
+    "season_created": "Season created",
+    "season_updated": "Season settings changed",
+    "tournament_season_set": "Tournament's season set",
+}
+# The "Check" button's sample field: what a formula gives these places of this event.
+SAMPLE_ENTRANTS = 30
+SAMPLE_BUYIN = 5500  # cents: 55 (50 + 5)
+SAMPLE_PLACES = (1, 2, 3, 10, 30)
+MSG_NO_CHANGE = "No such league or season change."
+MSG_BEST_N = "Best events: a whole number of 1 or more, or empty for every event."
+MSG_ATTENDANCE = "Attendance points: a number of 0 or more (at most 2 decimals)."
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Season name")
+    starts_on = forms.DateField(
+        required=False, label="Starts on", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        required=False, label="Ends on", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    scoring = forms.ChoiceField(choices=Season.Scoring.choices, label="Points")
+    points_table = forms.CharField(
+        required=False,
+        label="Points by place",
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "100, 70, 50, 40, 30"}),
+    )
+    formula = forms.CharField(
+        required=False,
+        label="Formula",
+        widget=forms.Textarea(
+            attrs={"rows": 2, "spellcheck": "false", "autocomplete": "off", "class": "mono"}
+        ),
+    )
+    best_n = forms.CharField(required=False, label="Count a player's best", max_length=6)
+    entries = forms.ChoiceField(choices=Season.Entries.choices, label="Re-entries")
+    attendance_points = forms.CharField(required=False, label="Attendance points", max_length=14)
+    share_ties = forms.BooleanField(required=False, label="Tied places share their points")
+
+
+def _initial(season: Season) -> dict:
+    return {
+        "name": season.name,
+        "starts_on": season.starts_on,
+        "ends_on": season.ends_on,
+        "scoring": season.scoring,
+        "points_table": ", ".join(str(v) for v in season.points_table),
+        "formula": season.formula,
+        "best_n": season.best_n or "",
+        "entries": season.entries,
+        "attendance_points": points.show_number(Decimal(season.attendance_points)),
+        "share_ties": season.share_ties,
+    }
+
+
+def _settings(form: SeasonForm) -> dict:
+    """The service's arguments from a valid form (best N and attendance read here, a refusal
+    naming its field)."""
+    data = dict(form.cleaned_data)
+    raw = (data["best_n"] or "").strip()
+    if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 5):
+        raise DomainError("bad_input", MSG_BEST_N, fields={"best_n": MSG_BEST_N})
+    data["best_n"] = int(raw) if raw else None
+    raw = (data["attendance_points"] or "").strip() or "0"
+    try:
+        data["attendance_points"] = Decimal(raw) if raw.isascii() else Decimal("NaN")
+    except InvalidOperation:
+        data["attendance_points"] = Decimal("NaN")
+    if not data["attendance_points"].is_finite():
+        raise DomainError("bad_input", MSG_ATTENDANCE, fields={"attendance_points": MSG_ATTENDANCE})
+    return data
+
+
+def _attach(form: SeasonForm, exc: DomainError) -> None:
+    for name, message in exc.fields.items():
+        if name in form.fields:
+            form.add_error(name, message if isinstance(message, str) else exc.message)
+
+
+def formula_sample(scoring: str, points_table: str, formula: str) -> dict:
+    """What the season's scoring gives the sample field's places, or the refusal with the
+    formula's column marked."""
+    try:
+        if scoring == Season.Scoring.PLACE_TABLE and points_table.strip():
+            chosen = points.parse_table(points_table)
+        elif scoring == Season.Scoring.FORMULA:
+            chosen = points.formula_scoring(formula.strip())
+        else:
+            chosen = scoring_of(scoring, [], "")
+        event = points.EventResults(
+            event=0,
+            entrants=SAMPLE_ENTRANTS,
+            buyin=SAMPLE_BUYIN,
+            rows=tuple(points.ResultRow(player=p, place=p) for p in SAMPLE_PLACES),
+        )
+        done = points.event_points(event, chosen)
+    except DomainError as exc:
+        column = exc.fields.get("column")
+        text = formula.strip()
+        return {
+            "error": exc.message,
+            "text": text if column else "",
+            "caret": " " * (column - 1) + "^" if column and column <= len(text) + 1 else "",
+        }
+    return {
+        "entrants": SAMPLE_ENTRANTS,
+        "buyin": SAMPLE_BUYIN // 100,
+        "values": [(pe.place, points.show_number(pe.points)) for pe in done],
+    }
+
+
+# ---------------------------------------------------------------- leagues
+
+
+@director_only
+def leagues_list(request: HttpRequest):
+    """The leagues, and a new one (POST ``name``)."""
+    ctx: dict = {"name": "", "message": ""}
+    status = 200
+    if request.method == "POST":
+        ctx["name"] = request.POST.get("name", "")
+        try:
+            league = leagues.league_create(name=ctx["name"], actor=request.user)
+            return redirect("tourney-league", league.pk)
+        except DomainError as exc:
+            ctx["message"], status = exc.message, exc.status
+    ctx["leagues"] = League.objects.prefetch_related("seasons")
+    return render(request, "leagues/index.html", ctx, status=status)
+
+
+@director_only
+def league_page(request: HttpRequest, league_id: int):
+    """A league: its seasons, newest first; POST ``name`` renames it."""
+    league = get_object_or_404(League, pk=league_id)
+    ctx: dict = {"league": league, "name": league.name, "message": ""}
+    status = 200
+    if request.method == "POST":
+        ctx["name"] = request.POST.get("name", "")
+        try:
+            leagues.league_update(league_id=league.pk, name=ctx["name"], actor=request.user)
+            return redirect("tourney-league", league.pk)
+        except DomainError as exc:
+            ctx["message"], status = exc.message, exc.status
+    ctx["seasons"] = league.seasons.order_by("-created_at")
+    return render(request, "leagues/league.html", ctx, status=status)
+
+
+# ---------------------------------------------------------------- a season's settings
+
+
+def _season_form_page(request: HttpRequest, league: League, season: Season | None):
+    status = 200
+    message = ""
+    if request.method == "POST":
+        form = SeasonForm(request.POST)
+        if form.is_valid():
+            try:
+                settings = _settings(form)
+                if season is None:
+                    season = leagues.season_create(
+                        league_id=league.pk, actor=request.user, **settings
+                    )
+                else:
+                    leagues.season_update(season_id=season.pk, actor=request.user, **settings)
+                return redirect("tourney-season", season.pk)
+            except DomainError as exc:
+                _attach(form, exc)
+                message, status = exc.message, exc.status
+        else:
+            message, status = "Some fields need a look.", 400
+    else:
+        form = SeasonForm(initial=_initial(season) if season else _initial(Season(name="")))
+    typed = form.data if form.is_bound else form.initial
+    ctx = {
+        "league": league,
+        "season": season,
+        "form": form,
+        "sample": formula_sample(
+            str(typed.get("scoring") or ""),
+            str(typed.get("points_table") or ""),
+            str(typed.get("formula") or ""),
+        ),
+        "message": message,
+        "presets": points.PRESETS,
+        "variables": formula_engine.VARIABLES,
+        "functions": formula_engine.FUNCTIONS,
+    }
+    return render(request, "leagues/season_form.html", ctx, status=status)
+
+
+@director_only
+def season_new(request: HttpRequest, league_id: int):
+    """A new season of the league: the settings form (GET), created (POST)."""
+    return _season_form_page(request, get_object_or_404(League, pk=league_id), None)
+
+
+@director_only
+def season_settings(request: HttpRequest, season_id: int):
+    """A season's settings: the form with its values (GET), changed (POST)."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
+    return _season_form_page(request, season.league, season)
+
+
+@director_only
+def formula_check(request: HttpRequest):
+    """The "Check" button: the points of the sample field's places by the typed scoring, or
+    the refusal in place with its column marked (nothing is written)."""
+    data = request.POST if request.method == "POST" else request.GET
+    sample = formula_sample(
+        data.get("scoring", Season.Scoring.FORMULA),
+        data.get("points_table", ""),
+        data.get("formula", ""),
+    )
+    return render(request, "leagues/_formula_check.html", {"sample": sample})
+
+
+# ---------------------------------------------------------------- a season's page
+
+
+def _season_page_context(season: Season) -> dict:
+    standings = season_standings(season, limit=10)
+    free = (
+        Tournament.objects.filter(season__isnull=True, multi_day_event__isnull=True)
+        .order_by("-created_at")
+        .only("pk", "name", "status", "created_at")[:200]
+    )
+    return {
+        "league": season.league,
+        "season": season,
+        "scoring_label": Season.Scoring(season.scoring).label,
+        "scoring_text": scoring_text(season),
+        "entries_label": Season.Entries(season.entries).label,
+        "attendance": points.show_number(Decimal(season.attendance_points)),
+        "standings": standings,
+        "rows": standings_rows(standings.rows),
+        "free": free,
+        "public_url": reverse("tourney-public-standings", args=[season.public_token]),
+        "log": _changes(kinds=SEASON_KINDS, season=season),
+    }
+
+
+@director_only
+def season_page(request: HttpRequest, season_id: int):
+    season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
+    return render(request, "leagues/season.html", _season_page_context(season))
+
+
+@director_only
+def season_tournaments(request: HttpRequest, season_id: int):
+    """POST ``add`` (a tournament's id) counts it toward the season; POST ``remove`` takes it
+    out. A refusal shows on the season's page."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
+    if request.method != "POST":
+        return redirect("tourney-season", season.pk)
+    add, remove = request.POST.get("add", ""), request.POST.get("remove", "")
+    try:
+        raw = add or remove
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+            raise DomainError("bad_input", "Pick a tournament.", fields={"add": None})
+        if remove:
+            t = Tournament.objects.filter(pk=int(raw), season=season).first()
+            if t is None:
+                raise Http404("Not a tournament of this season.")
+        leagues.tournament_season_set(
+            tournament_id=int(raw), season_id=season.pk if add else None, actor=request.user
+        )
+    except DomainError as exc:
+        ctx = _season_page_context(season)
+        ctx["tournament_message"] = exc.message
+        return render(request, "leagues/season.html", ctx, status=exc.status)
+    return redirect("tourney-season", season.pk)
+
+
+# ---------------------------------------------------------------- recent changes, undo
+
+
+def _changes(*, kinds, season: Season | None = None, limit: int = 30) -> list[dict]:
+    rows = room_log(kinds=kinds, limit=limit)
+    names = dict(Tournament.objects.filter(season=season).values_list("pk", "name"))
+    out = []
+    for row in rows:
+        payload = row["payload"]
+        if season is not None and season.pk not in (payload.get("season"), payload.get("was")):
+            continue
+        tid = payload.get("tournament")
+        what = payload.get("name") or names.get(tid) or (f"tournament #{tid}" if tid else "")
+        if row["kind"] == "tournament_season_set":
+            what = f"{what}: {'added' if payload.get('season') else 'removed'}"
+        out.append({**row, "words": KIND_WORDS.get(row["kind"], row["kind"]), "what": what})
+    return out
+
+
+@director_only
+def leagues_changes(request: HttpRequest):
+    """The recent league and season changes (GET); POST ``event`` undoes one (a refusal, such
+    as a later change of the same rows, shows above the list)."""
+    message, status = "", 200
+    if request.method == "POST":
+        raw = request.POST.get("event", "")
+        try:
+            ours = Event.objects.filter(tournament__isnull=True, kind__in=KINDS + SEASON_KINDS)
+            if not (raw.isascii() and raw.isdigit() and len(raw) <= 12) or not (
+                ours.filter(pk=int(raw)).exists()
+            ):
+                raise DomainError("not_found", MSG_NO_CHANGE, status=404)
+            room_undo(event_id=int(raw), actor=request.user)
+            back = request.POST.get("next", "")
+            if back.startswith("/td/") and "//" not in back:
+                return redirect(back)
+            return redirect("tourney-leagues-changes")
+        except DomainError as exc:
+            message, status = exc.message, exc.status
+    ctx = {"log": _changes(kinds=KINDS + SEASON_KINDS), "message": message}
+    return render(request, "leagues/changes.html", ctx, status=status)
