@@ -9,4 +9,9 @@ urlpatterns = [
     path("td/events/new/", events.event_new, name="tourney-event-new"),
     path("td/events/<int:event_id>/", events.event_page, name="tourney-event"),
     path("td/events/<int:event_id>/day2/", events.event_day2, name="tourney-event-day2"),
+    path(
+        "td/<int:tournament_id>/flight-end/",
+        events.flight_end,
+        name="tourney-dashboard-flight-end",
+    ),
 ]

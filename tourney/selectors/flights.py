@@ -117,7 +117,8 @@ def flight_stop(
 
 MSG_FLIGHT_ENDED = (
     "This flight has ended ({why}): its clock stays stopped (RULES 10.2). To replay its last "
-    "level, go back to it (previous); to play on past the end, change the flight's end."
+    "level, go back to it (previous); to play on past the end, change the flight's end (its "
+    "dashboard's clock: change)."
 )
 WHY = {
     engine.END_LEVEL: "its last level is over",

@@ -195,6 +195,47 @@ def flight_end_after_busts(t: Tournament, *, now: datetime, actor=None) -> None:
         j.caused(event)
 
 
+MSG_END_UNCHANGED = "The flight already ends there: nothing changed."
+
+
+def flight_end_set(
+    *,
+    tournament_id: int,
+    end_at_level: int | None,
+    end_at_players: int | None,
+    actor=None,
+) -> Tournament:
+    """Change where a Day 1 flight ends (RULES 10.2): its last level (a structure item index)
+    and/or its field size. Allowed until its bags are closed: the director plays on past the
+    end (the clock stays stopped until resumed) or stops sooner. One action, undone exactly.
+    Refused: not a flight, bagged, no end at all, a last level outside the structure, the
+    same end. A last level already over stops a running clock where it stands (``flight_stop``)."""
+    end = engine.FlightEnd(last_level=end_at_level, players=end_at_players)  # refuses no end
+    call = {
+        "service": "flight_end_set",
+        "kwargs": {"end_at_level": end.last_level, "end_at_players": end.players},
+    }
+    with tournament_action(tournament_id, call=call) as t:
+        if not is_flight(t):
+            raise _refuse("not_a_flight", MSG_NOT_A_FLIGHT)
+        if t.bagged:
+            raise _refuse("flight_bagged", MSG_FLIGHT_BAGGED)
+        items = structure_items(t)
+        if end.last_level is not None and end.last_level >= len(items):
+            raise _refuse("bad_last_level", MSG_END_LEVEL, 400, end_at_level=MSG_END_LEVEL)
+        if (t.end_at_level, t.end_at_players) == (end.last_level, end.players):
+            raise _refuse("unchanged", MSG_END_UNCHANGED, 400)
+        before = {"end_at_level": t.end_at_level, "end_at_players": t.end_at_players}
+        if j := journal_current():
+            j.note_tournament(("end_at_level", "end_at_players"))
+        t.end_at_level, t.end_at_players = end.last_level, end.players
+        Tournament.objects.filter(pk=t.pk).update(
+            end_at_level=end.last_level, end_at_players=end.players
+        )
+        record_event(t, "flight_end_set", {"before": before, **call["kwargs"]}, actor)
+    return t
+
+
 # ---------------------------------------------------------------- RULES 10.4
 
 

@@ -172,6 +172,7 @@ def _services() -> dict[str, Any]:
         "bags_record": flights.bags_record,  # RULES 10.4, 10.5
         "flight_bag_close": flights.flight_bag_close,
         "day2_seat": flights.day2_seat,
+        "flight_end_set": flights.flight_end_set,  # RULES 10.2
         "chip_counts_record": chip_counts.chip_counts_record,  # RULES 10.8
     }
     for name in (

@@ -1,7 +1,8 @@
 """The director's screens of a multi-day event (RULES 10): creating the event with its flights
 from the setup form and the event's fields (10.1, 10.2, 10.3), and the event's page: each
 flight's field and bags, the total, the bags forfeited, the event's money (10.6), and Day 2's
-build and seating (10.5) once every flight has bagged."""
+build and seating (10.5) once every flight has bagged; and where a flight ends (10.2), changed
+from its dashboard."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact
+from tourney.engine.structure import LEVEL, item_index_of, item_number_of
 from tourney.models import MultiDayEvent, Tournament
+from tourney.selectors.clock import structure_items
 from tourney.selectors.event_view import EventSummary, event_summary
+from tourney.selectors.flights import flight_line, is_flight
 from tourney.services import event_setup, flights, setup
 from tourney.views.dashboard import setup_views
-from tourney.views.dashboard.base import director_only, int_field
+from tourney.views.dashboard.base import director_only, director_view, int_field
 
 NEW_PAGE = "dashboard/event_new.html"
 EVENT_PAGE = "dashboard/event.html"
@@ -142,3 +146,43 @@ def event_day2(request: HttpRequest, event_id: int):
         ctx["day2_message"] = exc.message
         return render(request, EVENT_PAGE, ctx, status=exc.status)
     return redirect(target)
+
+
+FLIGHT_END_PAGE = "dashboard/flight_end.html"
+
+
+def _end_context(t: Tournament, *, level: str | None = None, players: str | None = None) -> dict:
+    items = structure_items(t)
+    current = item_number_of(items, LEVEL, t.end_at_level)
+    return {
+        "tournament": t,
+        "line": flight_line(t),
+        "levels": sum(1 for i in items if i.kind == LEVEL),
+        "level": str(current or "") if level is None else level,
+        "players": str(t.end_at_players or "") if players is None else players,
+        "bagged": t.bagged,
+    }
+
+
+@director_view
+def flight_end(request: HttpRequest, t: Tournament):
+    """Where a Day 1 flight ends (RULES 10.2): its last level as the clock numbers it, and/or
+    the number of players it plays down to. POST: ``flight_end_set`` (play on past the end,
+    or stop sooner; undone from the log); a refusal shows in place with what was typed."""
+    if not is_flight(t):
+        raise Http404("Not a Day 1 flight.")
+    if request.method != "POST":
+        return render(request, FLIGHT_END_PAGE, _end_context(t))
+    typed = {"level": request.POST.get("level", ""), "players": request.POST.get("players", "")}
+    try:
+        level = int_field(request.POST, "level", "Last level", required=False)
+        players = int_field(request.POST, "players", "Players", required=False)
+        index = item_index_of(structure_items(t), LEVEL, level, field="level")
+        t = flights.flight_end_set(
+            tournament_id=t.pk, end_at_level=index, end_at_players=players, actor=request.user
+        )
+    except DomainError as exc:
+        ctx = _end_context(t, **typed)
+        ctx["message"] = exc.message
+        return render(request, FLIGHT_END_PAGE, ctx, status=exc.status)
+    return redirect("tourney-dashboard", t.pk)  # its clock panel says the new end
