@@ -91,11 +91,19 @@ RULES = {
     "tourney-event-new": DIRECTOR_PAGE,
     "tourney-event": DIRECTOR_PAGE,
     "tourney-event-day2": DIRECTOR_PAGE,
+    # Issue 27, the player database: the desk lists, reads, adds and edits players; merge,
+    # import, export, removal and undo are the director's
+    "tourney-players-merge": DIRECTOR_PAGE,
+    "tourney-players-import": DIRECTOR_PAGE,
+    "tourney-players-export": DIRECTOR_PAGE,
+    "tourney-players-anonymise": DIRECTOR_PAGE,
+    "tourney-players-changes": DIRECTOR_PAGE,
 }
 PREFIX_RULES = [
     ("tourney-dashboard", DIRECTOR_PAGE),
     ("tourney-results-", DESK_PAGE),
     ("tourney-desk", DESK_PAGE),
+    ("tourney-players", DESK_PAGE),  # issue 27: the list, a player's page, new, edit, photo
 ]
 
 
@@ -158,6 +166,7 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
         "username": "td",
         "prefix": "tny_nothing",
         "event_id": t.events.order_by("pk").first().pk,
+        "player_id": entry.player_id,
     }
     sessions = {"anon": Client()}
     apis = {"anon": ApiClient(None)}
@@ -245,6 +254,7 @@ def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(
         "username": "td",
         "prefix": "tny_nothing",
         "event_id": t.events.order_by("pk").first().pk,
+        "player_id": 1,
     }
     c = Client(enforce_csrf_checks=True)
     c.force_login(director)
