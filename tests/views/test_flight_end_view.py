@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from tests.services.test_flights_services import _event, _flights
 from tourney.models import Event
+from tourney.selectors.clock import structure_items
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +56,17 @@ def test_refusals_show_in_place_and_change_nothing(td, director, typed, shown):
 def test_not_for_a_tournament_of_no_event(td, tournament):
     r = td.get(reverse("tourney-dashboard-flight-end", args=[tournament.pk]))
     assert r.status_code == 404
+
+
+def test_the_log_says_the_new_end_in_words(td, director):
+    from tourney.views.dashboard.reads import _event_words, kind_label
+
+    t = _flight(director)
+    td.post(reverse("tourney-dashboard-flight-end", args=[t.pk]), {"level": "2", "players": "12"})
+    payload = Event.objects.get(tournament=t, kind="flight_end_set").payload
+    items = structure_items(t)
+    assert (
+        _event_words("flight_end_set", payload, {"items": items})
+        == "Flight's end: level 2 or 12 players"
+    )
+    assert kind_label("flight_end_set") == "Flight's end changed"

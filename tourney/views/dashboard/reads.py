@@ -273,6 +273,16 @@ def moves_panel(t: Tournament) -> dict[str, Any]:
 # ---------------------------------------------------------------- event log
 
 
+def _end_words(items, p: dict) -> str:
+    """Where a flight now ends (RULES 10.2), for the log: "level 12 or 40 players"."""
+    parts = []
+    if p.get("end_at_level") is not None:
+        parts.append(_item_words(items, p.get("end_at_level")))
+    if p.get("end_at_players") is not None:
+        parts.append(f"{p['end_at_players']} players")
+    return " or ".join(parts)
+
+
 def _item_words(items, index: Any) -> str:
     """A structure item as the director reads it: "level 5", "the break after level 4"
     (issue 31, live event: "item 5" meant nothing)."""
@@ -358,6 +368,7 @@ def _event_words(kind: str, p: dict[str, Any], look: dict[str, Any] | None = Non
         # RULES 10.4, 10.8: counts and bags; 10.2, 10.5: a flight's end and Day 2's seats
         "chip_counts": lambda: f"Chip counts of {len(p.get('counts', []))} player(s)",
         "bags_recorded": lambda: f"Table {p.get('table')}: {len(p.get('counts', {}))} bag(s)",
+        "flight_end_set": lambda: "Flight's end: " + _end_words(items, p),
         "flight_bagged": lambda: f"Flight bagged: {int(p.get('counted') or 0):,} chips",
         "flight_ended": lambda: (
             "Flight ended: "
@@ -418,6 +429,7 @@ KIND_LABELS = {
     "display_token_rotated": "Display link rotated",
     "chip_counts": "Chip counts",
     "bags_recorded": "Bags",
+    "flight_end_set": "Flight's end changed",
     "flight_bagged": "Flight bagged",
     "flight_ended": "Flight ended",
     "day2_seated": "Day 2 seated",
