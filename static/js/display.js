@@ -6,7 +6,7 @@
  * to the next level by itself at zero; the next poll confirms. Polls send If-None-Match and
  * mostly get 304. No inline script anywhere: the first state is JSON data in the page.
  *
- * URL options (TV): ?view=clock|seating shows one view, ?rotate=20 seconds per view,
+ * URL options (TV): ?view=clock|seating|standings shows one view, ?rotate=20 seconds per view,
  * ?page=10 seconds per seating page, ?sound=1 starts unmuted, ?poll=1 seconds between polls.
  */
 (function () {
@@ -362,6 +362,34 @@
     list.replaceChildren(rows);
   }
 
+  /* A season's standings (issue 27): the top of the season the tournament counts toward,
+     worded by the server (display_standings.py); a view of its own on the TV, a section on
+     the phone. The page comes with it: a tournament joining or leaving a season reloads. */
+  function renderStandings() {
+    var list = $("standings-list");
+    var st = state.standings;
+    if (!list || !st) return;
+    var rows = document.createDocumentFragment();
+    st.rows.forEach(function (r) {
+      var li = document.createElement("li");
+      li.className = r.rank === 1 ? "st-row leader" : "st-row";
+      li.appendChild(span("rank", String(r.rank)));
+      li.appendChild(span("who", r.name));
+      li.appendChild(span("pts", r.points));
+      li.appendChild(span("ev", String(r.events)));
+      li.appendChild(span("wins", String(r.wins)));
+      rows.appendChild(li);
+    });
+    list.replaceChildren(rows);
+    setText("standings-events", String(st.events));
+    setText("standings-error", st.error || "");
+    show("standings-error", !!st.error);
+  }
+
+  function standingsChanged(fresh) {
+    return !!$("standings-list") !== !!fresh.standings;
+  }
+
   function leadersChanged(fresh) {
     return !!$("chip-leaders") !== !!(fresh.chip_leaders && fresh.chip_leaders.length);
   }
@@ -554,12 +582,17 @@
     body.dataset.view = name;
     $("clock-view").hidden = name !== "clock";
     $("seating-view").hidden = name !== "seating";
+    if ($("standings-view")) $("standings-view").hidden = name !== "standings";
     if (name === "seating") renderSeating();
     else renderPayouts();
   }
 
   function cycle() {
     clearTimeout(viewTimer);
+    if (VIEW === "standings" && $("standings-view")) {
+      if (current !== VIEW) showView(VIEW);
+      return;
+    }
     if (VIEW === "clock" || VIEW === "seating") {
       if (current !== VIEW) { page = 0; showView(VIEW); }
       else if (VIEW === "seating") { page = (page + 1) % pageCount; renderSeating(); }
@@ -577,6 +610,9 @@
       viewTimer = setTimeout(cycle, Math.min(PAGE_MS, seatingUntil - Date.now()));
     } else if (current === "seating" && Date.now() + 50 < seatingUntil) {
       viewTimer = setTimeout(cycle, seatingUntil - Date.now());
+    } else if (current === "seating" && $("standings-view")) {
+      showView("standings");
+      viewTimer = setTimeout(cycle, ROTATE_MS);
     } else {
       showView("clock");
       viewTimer = setTimeout(cycle, ROTATE_MS);
@@ -643,11 +679,12 @@
         if (!fresh) return;
         // The tournament ended (or its last bust was undone), or its results changed: the
         // server renders the winner and the results (or the clock again) in a new page.
-        if (fresh.finished || state.finished || bountiesChanged(fresh) || leadersChanged(fresh)) { window.location.reload(); return; }
+        if (fresh.finished || state.finished || bountiesChanged(fresh) || leadersChanged(fresh) || standingsChanged(fresh)) { window.location.reload(); return; }
         state = fresh;
         etag = fresh.etag;
         body.dataset.stateEtag = etag;
         renderStats();
+        renderStandings();
         tick();
         if (mode === "tv" && current === "seating") renderSeating();
         if (mode === "phone") refreshFind(findQuery());
@@ -669,9 +706,10 @@
   renderStats();
   tick();
   if (mode === "tv" && !state.finished) {
-    showView(VIEW === "seating" ? "seating" : "clock");
+    var only = VIEW === "seating" || (VIEW === "standings" && $("standings-view"));
+    showView(only ? VIEW : "clock");
     if (VIEW === "seating") viewTimer = setTimeout(cycle, PAGE_MS);
-    else if (VIEW !== "clock") viewTimer = setTimeout(cycle, ROTATE_MS);
+    else if (VIEW !== "clock" && !only) viewTimer = setTimeout(cycle, ROTATE_MS);
   }
   setTimeout(poll, POLL_MS);
 })();

@@ -194,3 +194,48 @@ def test_undo_from_the_changes_page(td, director, season):
     assert r.status_code == 409 and "undone already" in r.content.decode()
     other = Event.objects.create(tournament=None, kind="players_merged", payload={"undo": {}})
     assert td.post(reverse("tourney-leagues-changes"), {"event": str(other.pk)}).status_code == 404
+
+
+# ---------------------------------------------------------------- the tournament's screens
+
+
+def test_display_state_carries_the_standings_only_in_a_season(client, director, season):
+    from tourney.selectors import display as public
+
+    t = _played(director, season)
+    state = public.build_state(t)
+    assert state["standings"]["season"] == "Winter 2026"
+    assert [(r["rank"], r["name"], r["points"]) for r in state["standings"]["rows"]] == [
+        (1, "Cat C.", "10"),
+        (2, "Bob B.", "6"),
+        (3, "Ann A.", "3"),
+    ]
+    other = services.tournament_create(actor=director, name="Plain", levels=None)
+    assert "standings" not in public.build_state(other)
+    tv = client.get(reverse("tourney-display", args=[t.display_token])).content.decode()
+    assert 'id="standings-view"' in tv and "Cat C." in tv
+    phone = client.get(reverse("tourney-player", args=[t.display_token])).content.decode()
+    assert 'id="p-standings"' in phone
+    assert reverse("tourney-public-standings", args=[season.public_token]) in phone
+    plain = client.get(reverse("tourney-display", args=[other.display_token])).content.decode()
+    assert "standings-view" not in plain
+
+
+def test_a_tournament_outside_a_season_reads_no_season(director, season):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tourney.selectors import display as public
+
+    t = services.tournament_create(actor=director, name="Plain", levels=None)
+    t.refresh_from_db()
+    with CaptureQueriesContext(connection) as plain:
+        public.build_state(t)
+    leagues.tournament_season_set(tournament_id=t.pk, season_id=season.pk, actor=director)
+    t.refresh_from_db()
+    with CaptureQueriesContext(connection) as in_season:
+        public.build_state(t)
+    seasonal = [q["sql"] for q in in_season.captured_queries if "season" in q["sql"]]
+    assert seasonal and not [q for q in plain.captured_queries if "tourney_season" in q["sql"]]
+    # the season (with its league) and its tournaments; no results yet, so nothing more
+    assert len(in_season.captured_queries) == len(plain.captured_queries) + 2

@@ -37,12 +37,14 @@ from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.clock import structure_items
 from tourney.selectors.display_bounties import bounty_panel
 from tourney.selectors.display_chip_counts import chip_leaders_panel
+from tourney.selectors.display_standings import standings_panel
 from tourney.selectors.flights import DayScreen, day_screen, event_pool_so_far, is_flight
 from tourney.selectors.money import pool_of, prizes_of
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape
-# (3: the bounties, issue 25; 4: the chip leaders, issue 26; 5: a multi-day event's day).
-STATE_FORMAT = 5
+# (3: the bounties, issue 25; 4: the chip leaders, issue 26; 5: a multi-day event's day;
+# 6: a season's standings, issue 27).
+STATE_FORMAT = 6
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
@@ -428,6 +430,10 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     # players-left count, now read with the entries.
     if leaders := chip_leaders_panel(t, seats):
         state["chip_leaders"] = leaders
+    if t.season_id is not None:  # issue 27: the key (and its reads) only in a season
+        state["standings"] = standings_panel(
+            t, lambda name, nick: public_name(t.public_names, name, nick)
+        )
     return state
 
 

@@ -108,4 +108,8 @@ def public_standings(request: HttpRequest, token: str):
         "events": len(standings.scored),
         "refresh": PUBLIC_REFRESH_SECONDS,
     }
-    return render(request, "leagues/public.html", ctx)
+    response = render(request, "leagues/public.html", ctx)
+    # the token is in the URL: never leak it through a referrer, never let a crawler index it
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
