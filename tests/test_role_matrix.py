@@ -98,12 +98,17 @@ RULES = {
     "tourney-players-export": DIRECTOR_PAGE,
     "tourney-players-anonymise": DIRECTOR_PAGE,
     "tourney-players-changes": DIRECTOR_PAGE,
+    # Issue 27, leagues: a season's public standings, by its link (as the display's)
+    "tourney-public-standings": PUBLIC,
 }
 PREFIX_RULES = [
     ("tourney-dashboard", DIRECTOR_PAGE),
     ("tourney-results-", DESK_PAGE),
     ("tourney-desk", DESK_PAGE),
     ("tourney-players", DESK_PAGE),  # issue 27: the list, a player's page, new, edit, photo
+    # issue 27, leagues: every league and season screen is the director's
+    ("tourney-league", DIRECTOR_PAGE),
+    ("tourney-season", DIRECTOR_PAGE),
 ]
 
 
@@ -167,6 +172,8 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
         "prefix": "tny_nothing",
         "event_id": t.events.order_by("pk").first().pk,
         "player_id": entry.player_id,
+        "league_id": 1,  # issue 27: none exists; directors get a 404, the others are refused
+        "season_id": 1,
     }
     sessions = {"anon": Client()}
     apis = {"anon": ApiClient(None)}
@@ -255,6 +262,8 @@ def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(
         "prefix": "tny_nothing",
         "event_id": t.events.order_by("pk").first().pk,
         "player_id": 1,
+        "league_id": 1,
+        "season_id": 1,
     }
     c = Client(enforce_csrf_checks=True)
     c.force_login(director)
