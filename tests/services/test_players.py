@@ -335,3 +335,51 @@ def test_history_totals_and_search(director, two_records):
     assert [p.pk for p in reads.players_search("77")[0]] == [keep.pk]
     assert [p.pk for p in reads.players_search("ann@x")[0]] == [keep.pk]
     assert reads.players_search("Annie")[0] == []  # the merged record is not listed
+
+
+def test_undo_of_an_import_is_refused_once_a_player_entered(director):
+    players_import.players_import(csv_text=GOOD, mapping=MAPPING, dry_run=False, actor=director)
+    event = _room_events("players_imported").get()
+    t = _new_tournament(director)
+    bob = Player.objects.get(name="Bob")
+    services.entry_register(tournament_id=t.pk, player_id=bob.pk, name="", actor=director)
+    with pytest.raises(DomainError) as err:
+        players.player_action_undo(event_id=event.pk, actor=director)
+    assert err.value.code == "players_entered"
+    assert "Bob" in err.value.message
+    assert Player.objects.count() == 3
+    event.refresh_from_db()
+    assert not event.undone
+
+
+def test_desk_registration_of_a_merged_record_goes_to_the_kept_one(director, two_records):
+    keep, merge, t1, t2 = two_records
+    players.players_merge(keep_id=keep.pk, merge_id=merge.pk, actor=director)
+    t3 = _new_tournament(director, "Wednesday")
+    services.entry_register(tournament_id=t3.pk, player_id=merge.pk, name="", actor=director)
+    assert Entry.objects.get(tournament=t3).player_id == keep.pk
+
+
+def test_desk_search_finds_imported_players_but_not_merged_or_removed_ones(director, two_records):
+    from tourney.selectors.desk import player_search
+
+    keep, merge, t1, t2 = two_records
+    players_import.players_import(csv_text=GOOD, mapping=MAPPING, dry_run=False, actor=director)
+    t3 = _new_tournament(director, "Wednesday")
+    assert [r["name"] for r in player_search(t3, "Cid")] == ["Cid"]
+    assert [r["name"] for r in player_search(t3, "10")] == ["Ann Lee"]  # membership number
+    players.players_merge(keep_id=keep.pk, merge_id=merge.pk, actor=director)
+    assert [r["name"] for r in player_search(t3, "Annie")] == []
+    players.player_anonymise(player_id=keep.pk, confirm="Ann Lee", actor=director)
+    assert [r["id"] for r in player_search(t3, "Removed")] == []
+
+
+def test_anonymise_reaches_a_chain_of_merged_records(director, two_records):
+    keep, merge, *_ = two_records
+    third = players.player_create(data={"name": "A. Lee", "email": "al@x.org"}, actor=director)
+    players.players_merge(keep_id=keep.pk, merge_id=merge.pk, actor=director)
+    players.players_merge(keep_id=third.pk, merge_id=keep.pk, actor=director)
+    players.player_anonymise(player_id=third.pk, confirm="A. Lee", actor=director)
+    for p in (keep, merge, third):
+        p.refresh_from_db()
+        assert p.anonymised_at is not None and p.email == ""

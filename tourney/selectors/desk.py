@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import (
     Case,
     Count,
+    F,
     IntegerField,
     Max,
     Min,
@@ -181,8 +182,9 @@ def _seats(t: Tournament, entry_ids: list[int]) -> dict[int, tuple[int, int]]:
 
 
 def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
-    """Known players (anyone who has entered any tournament) whose name or nickname holds
-    every typed word; exact and prefix matches first, then the most recently seen. Each row
+    """Known players (the player database's records, issue 27) whose name or nickname holds
+    every typed word (or whose membership number is one); exact and prefix matches first, then
+    the most recently seen, then those who never played. Each row
     says what Enter would do here: register, re-enter, or nothing (still in play)."""
     # Control characters (a NUL the database refuses) match no name: they are dropped.
     query = "".join(c for c in (query or "")[:480] if unicodedata.category(c) != "Cc")
@@ -190,9 +192,13 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
     if not words:
         return []
     text = " ".join(words)
-    qs = Player.objects.filter(entries__isnull=False)
+    # Issue 27: every record of the player database (an imported one has no entry yet), but
+    # merged and removed ones; a membership number typed whole finds its player too.
+    qs = Player.objects.filter(merged_into__isnull=True, anonymised_at__isnull=True)
     for word in words:
-        qs = qs.filter(Q(name__icontains=word) | Q(nickname__icontains=word))
+        qs = qs.filter(
+            Q(name__icontains=word) | Q(nickname__icontains=word) | Q(membership__iexact=word)
+        )
     last = Entry.objects.filter(player=OuterRef("pk")).order_by("-created_at")
     players = list(
         qs.annotate(
@@ -205,7 +211,7 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
             ),
             last_seen=Max("entries__created_at"),
             last_event=Subquery(last.values("tournament__name")[:1]),
-        ).order_by("rank", "-last_seen", "name")[:limit]
+        ).order_by("rank", F("last_seen").desc(nulls_last=True), "name")[:limit]
     )
     if not players:
         return []

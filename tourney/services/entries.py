@@ -65,6 +65,8 @@ def _player_for(name: str, player_id: int | None) -> Player:
         p = Player.objects.filter(pk=player_id).first() if 0 < player_id < 2**63 else None
         if p is None:
             raise DomainError("not_found", "No such player.", status=404)
+        while p.merged_into_id is not None:  # issue 27: a merged record's entries go on
+            p = Player.objects.get(pk=p.merged_into_id)  # the kept one (a stale desk page)
         return p
     name = " ".join((name or "").split())
     if not name:

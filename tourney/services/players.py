@@ -26,11 +26,11 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, ProtectedError
 from django.utils import timezone
 
 from tourney.core.events import record_event
-from tourney.core.room_journal import room_action
+from tourney.core.room_journal import room_action, room_undo
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
 
@@ -40,6 +40,7 @@ MAX_LEN = {"name": 120, "nickname": 60, "email": 254, "phone": 40, "membership":
 MAX_NOTES = 4000
 MAX_PHOTO_BYTES = 2 * 1024 * 1024
 PLAYER_LABEL = "tourney.player"
+NAMED = ("name", "merged_name")  # the payload keys that hold a player's name
 
 MSG_INVALID = "Some fields need a correction."
 MSG_NAME_REQUIRED = "Enter the player's name."
@@ -55,6 +56,10 @@ MSG_ALREADY_MERGED = "{name} was merged into another record already."
 MSG_SAME_TOURNAMENT = (
     "Both players have an entry in {t}, which is not finished: one person cannot hold two "
     "entries of a tournament in play. Merge them once it is finished."
+)
+MSG_ENTERED = (
+    "Not undone: {names} entered a tournament since, so their record stays. Merge or edit it "
+    "instead."
 )
 MSG_CONFIRM = "Type the player's name exactly as shown to confirm."
 REMOVED_NAME = "Removed player #{id}"
@@ -228,22 +233,37 @@ def players_merge(*, keep_id: Any, merge_id: Any, actor=None) -> Player:
 
 
 def _scrub_log(pks: set[int]) -> set[str]:
-    """Earlier room actions that kept an image of these players lose their undo data (and
-    the names in their payload); returns the photo file names those images held."""
+    """Earlier room actions that named these players lose the names in their payload; those
+    that kept an image of their rows also lose their undo data (they can no longer be undone;
+    one that only created them still can: it deletes them). Returns the photo file names those
+    images held."""
     photos: set[str] = set()
     keys = {(PLAYER_LABEL, pk) for pk in pks}
     events = Event.objects.select_for_update().filter(tournament__isnull=True)
     for e in events.filter(payload__has_key="undo"):
         undo = e.payload.get("undo") or {}
-        rows = {(label, pk) for label, pk in undo.get("rows", [])}
-        if not rows & keys:
+        if not {(label, pk) for label, pk in undo.get("rows", [])} & keys:
             continue
+        imaged = False
         for label, pk, _fields, image in undo.get("images", []):
-            if (label, pk) in keys and image.get("photo"):
-                photos.add(image["photo"])
-        payload = {k: v for k, v in e.payload.items() if k not in ("undo", "name", "merged_name")}
+            if (label, pk) in keys:
+                imaged = True
+                if image.get("photo"):
+                    photos.add(image["photo"])
+        drop = ("undo", *NAMED) if imaged else NAMED
+        payload = {k: v for k, v in e.payload.items() if k not in drop}
         Event.objects.filter(pk=e.pk).update(payload=payload)
     return photos
+
+
+def _same_person(p: Player) -> list[Player]:
+    """``p`` and the records merged into it, and into those (locked)."""
+    out, ids = [p], {p.pk}
+    while ids:
+        found = list(Player.objects.select_for_update().filter(merged_into__in=ids))
+        out += found
+        ids = {x.pk for x in found}
+    return out
 
 
 def player_anonymise(*, player_id: Any, confirm: str, actor=None) -> Player:
@@ -256,7 +276,7 @@ def player_anonymise(*, player_id: Any, confirm: str, actor=None) -> Player:
         if " ".join(_text(confirm).split()) != p.name:
             raise DomainError("confirm_mismatch", MSG_CONFIRM, fields={"confirm": MSG_CONFIRM})
         now = timezone.now()
-        same_person = [p, *Player.objects.select_for_update().filter(merged_into=p)]
+        same_person = _same_person(p)
         photos = _scrub_log({x.pk for x in same_person})
         for x in same_person:
             if x.photo:
@@ -267,11 +287,31 @@ def player_anonymise(*, player_id: Any, confirm: str, actor=None) -> Player:
             x.photo = ""
             x.anonymised_at = now
             x.save(update_fields=[*FIELDS, "photo", "anonymised_at"])
-        ids = sorted(
-            {e for e in Entry.objects.filter(player=p).values_list("tournament_id", flat=True)}
-        )
-        Tournament.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        played = Entry.objects.filter(player=p).values("tournament_id")
+        Tournament.objects.filter(pk__in=played).update(version=F("version") + 1)
         record_event(None, "player_anonymised", {"player": p.pk}, actor)
         storage = Player._meta.get_field("photo").storage
         transaction.on_commit(lambda: [storage.delete(n) for n in sorted(photos) if n])
     return p
+
+
+def player_action_undo(*, event_id: Any, actor=None) -> Event:
+    """``room_undo`` of a player action, refused (``players_entered``) when it would delete a
+    record that has entered a tournament since (added or imported, then registered at the
+    desk): the entries keep their player."""
+    try:
+        pk = int(event_id)
+    except (TypeError, ValueError):
+        pk = 0
+    event = Event.objects.filter(pk=pk, tournament__isnull=True).first() if 0 < pk < 2**63 else None
+    undo = (event.payload or {}).get("undo") or {} if event is not None else {}
+    made = [pk for label, pk in undo.get("created", []) if label == PLAYER_LABEL]
+    entered = Player.objects.filter(pk__in=made, entries__isnull=False).distinct()
+    names = sorted(entered.values_list("name", flat=True)[:5])
+    if names and not event.undone:
+        msg = MSG_ENTERED.format(names=", ".join(names))
+        raise DomainError("players_entered", msg, status=409)
+    try:
+        return room_undo(event_id=pk, actor=actor)
+    except ProtectedError as exc:  # an entry made between this check and the undo's lock
+        raise DomainError("players_entered", MSG_ENTERED.format(names="some"), status=409) from exc

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tourney.engine.errors import DomainError
@@ -48,15 +48,10 @@ def director_page(view: Callable) -> Callable:
 
 
 def player_or_404(player_id: int) -> Player:
+    """The player; 404 when missing (or beyond what the column holds)."""
     if not 0 < player_id < 2**63:
-        raise_404()
+        raise Http404("No such player.")
     return get_object_or_404(Player.objects.select_related("merged_into"), pk=player_id)
-
-
-def raise_404() -> None:
-    from django.http import Http404
-
-    raise Http404("No such player.")
 
 
 def page(

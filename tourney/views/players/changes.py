@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
-from tourney.core.room_journal import room_undo
 from tourney.engine.errors import DomainError
 from tourney.selectors import players as reads
+from tourney.services import players
 from tourney.views.players import director_page, page
 
 WORDS = {
@@ -52,7 +52,7 @@ def players_changes(request: HttpRequest) -> HttpResponse:
         event_id = int(raw) if raw.isdigit() and len(raw) < 18 else 0
         if not event_id:
             raise DomainError("bad_input", MSG_BAD_EVENT, status=400)
-        room_undo(event_id=event_id, actor=request.user)
+        players.player_action_undo(event_id=event_id, actor=request.user)
     except DomainError as exc:
         return page(request, "players/changes.html", {"rows": _rows()}, error=exc)
     messages.success(request, "Undone.")
