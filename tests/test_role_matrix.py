@@ -55,6 +55,7 @@ RULES = {
     "bags_close": API_DIRECTOR,
     "day2_create": API_DIRECTOR,
     "day2_seat": API_DIRECTOR,
+    "flight_end": API_DIRECTOR,
     "levels_get": API_DESK,
     "levels_put": API_DIRECTOR,
     "structure_generate": API_DIRECTOR,

@@ -574,3 +574,30 @@ def test_ids_beyond_the_database_are_refused(director_api, desk_api):
     r = director_api.post(EVENTS, _body(name="N" * 107))  # no room for " Day 1" and a letter
     assert r.status_code == 400 and "name" in r.json()["error"]["fields"]
     assert not Tournament.objects.exists()
+
+
+# ---------------------------------------------------------------- a flight's end (RULES 10.2)
+
+
+def test_the_director_changes_a_flights_end_and_undoes_it(director_api, desk_api):
+    event = _create(director_api, flights=["A"], end_at_players=None, end_at_level=1)
+    tid = event["flights"][0]["tournament"]
+    url = f"/api/v1/tournaments/{tid}/flight-end"
+    r = director_api.post(url, {"end_at_level": 2, "end_at_players": 5})
+    assert r.status_code == 200, r.content
+    assert (r.json()["end_at_level"], r.json()["end_at_players"]) == (2, 5)
+    t = Tournament.objects.get(pk=tid)
+    assert t.end_at_level == 2  # level 2 comes after the break: item 2
+    for body, status, code in [
+        ({"end_at_level": 2, "end_at_players": 5}, 400, "unchanged"),
+        ({"end_at_level": 9}, 400, "bad_input"),
+        ({}, 400, "no_flight_end"),
+        ({"end_at_level": "two"}, 400, "bad_input"),
+    ]:
+        r = director_api.post(url, body)
+        assert (r.status_code, r.json()["error"]["code"]) == (status, code), body
+    assert desk_api.post(url, {"end_at_level": 1}).status_code == 403
+    r = director_api.post(f"/api/v1/tournaments/{tid}/undo")
+    assert r.json()["kind"] == "flight_end_set"
+    t.refresh_from_db()
+    assert (t.end_at_level, t.end_at_players) == (0, None)

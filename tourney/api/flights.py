@@ -459,3 +459,31 @@ def day2_seat(request, tid: int):
     director_tournament(request, tid)
     writes.day2_seat(tournament_id=tid, actor=request.user)
     return day2_dict(Tournament.objects.get(pk=tid))
+
+
+# ---------------------------------------------------------------- a flight's end (RULES 10.2)
+
+
+class FlightEndIn(Schema):
+    end_at_level: int | None = Field(default=None, ge=1, le=500)  # a level NUMBER
+    end_at_players: int | None = Field(default=None, ge=1, le=MAX_STAGE)
+
+
+@router.post(
+    "/tournaments/{tid}/flight-end",
+    auth=api_auth.DIRECTOR,
+    response=TournamentOut,
+    summary="Change where a Day 1 flight ends, until its bags are closed (RULES 10.2)",
+)
+def flight_end(request, tid: int, payload: FlightEndIn):
+    t = director_tournament(request, tid)
+    index = structure_engine.item_index_of(
+        structure_items(t), LEVEL, payload.end_at_level, field="end_at_level"
+    )
+    t = writes.flight_end_set(
+        tournament_id=tid,
+        end_at_level=index,
+        end_at_players=payload.end_at_players,
+        actor=request.user,
+    )
+    return tournament_dict(t)
