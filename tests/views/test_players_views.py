@@ -231,3 +231,33 @@ def test_export_makes_formulas_text(td, ann):
         SECRET["notes"],
     ]
     assert len(rows) == 1 + Player.objects.count()
+
+
+def test_a_photo_over_2_mb_is_refused_before_it_is_read(td, ann, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    big = SimpleUploadedFile("big.gif", GIF + b"\0" * (2 * 1024 * 1024))
+    r = td.post(reverse("tourney-players-edit", args=[ann.pk]), {"name": "Ann", "photo": big})
+    assert r.status_code == 400
+    assert "larger than 2 MB" in r.content.decode()
+    ann.refresh_from_db()
+    assert ann.name == "Ann Lee" and not ann.photo
+    assert not any(tmp_path.rglob("*.gif"))
+
+
+def test_the_search_answers_htmx_with_the_results_only(td, ann):
+    r = td.get(reverse("tourney-players"), {"q": "ann"}, HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert body.lstrip().startswith('<div id="results">')
+    assert "Ann Lee" in body and "<header" not in body
+
+
+def test_an_undo_that_would_delete_an_entered_player_is_refused_in_place(td, director):
+    td.post(reverse("tourney-players-new"), {"name": "Zoe Quinn"})
+    zoe = Player.objects.get(name="Zoe Quinn")
+    t = services.tournament_create(actor=director, name="Late game", tables=1, seed=2)
+    services.entry_register(tournament_id=t.pk, player_id=zoe.pk, actor=director)
+    event = Event.objects.get(kind="player_created")
+    r = td.post(reverse("tourney-players-changes"), {"event": event.pk})
+    assert r.status_code == 409
+    assert "Zoe Quinn entered a tournament since" in r.content.decode()
+    assert Player.objects.filter(pk=zoe.pk).exists()

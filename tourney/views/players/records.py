@@ -45,6 +45,10 @@ def _form_values(request: HttpRequest) -> dict[str, str]:
 
 def _photo(request: HttpRequest):
     """The uploaded photo once Pillow has read it, or None; DomainError when not an image."""
+    upload = request.FILES.get("photo")
+    if upload is not None and upload.size > players.MAX_PHOTO_BYTES:  # before Pillow reads it
+        msg = players.MSG_PHOTO_TOO_BIG
+        raise DomainError("photo_too_big", msg, fields={"photo": msg})
     form = PhotoForm(files=request.FILES)
     if not form.is_valid():
         msg = form.errors["photo"][0]
