@@ -436,3 +436,23 @@ def test_a_tournament_in_a_season_backs_up_and_restores_standing_alone(director)
     assert Tournament.objects.get(pk=t.pk).season_id == season.pk
     assert list(copy.entries.values_list("place", flat=True).order_by("place")) == [1, 2, 3]
     assert [x.pk for x in season_standings(season).tournaments] == [t.pk]
+
+
+def test_a_creation_is_not_undone_from_under_what_came_after(director, tournament):
+    season = _season(director)
+    league_made, season_made = (
+        room_log(kinds=["league_created"])[0],
+        room_log(kinds=["season_created"])[0],
+    )
+    with pytest.raises(DomainError) as err:
+        room_undo(event_id=league_made["id"], actor=director)
+    assert err.value.code == "stale_undo"
+    leagues.tournament_season_set(tournament_id=tournament.pk, season_id=season.pk, actor=director)
+    with pytest.raises(DomainError) as err:
+        room_undo(event_id=season_made["id"], actor=director)
+    assert err.value.code == "stale_undo"
+    room_undo(event_id=room_log(kinds=["tournament_season_set"])[0]["id"], actor=director)
+    room_undo(event_id=season_made["id"], actor=director)
+    room_undo(event_id=league_made["id"], actor=director)
+    assert (League.objects.count(), Season.objects.count()) == (0, 0)
+    assert Tournament.objects.get(pk=tournament.pk).season_id is None

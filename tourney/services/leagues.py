@@ -14,7 +14,12 @@ Readings:
   preset's. Editing a preset's formula makes it the director's own (``formula``).
 * A tournament counts toward at most one season (the foreign key); setting another season
   moves it, setting none takes it out. Its results score as they come in (the standings are
-  computed when read, never stored).
+  computed when read, never stored). Setting it bumps the tournament's version, so its
+  public screens show or drop the standings at once; an undo of it (a room action) does
+  not, and shows there at the tournament's next change.
+* Undo (``room_undo``): each action notes the rows it touches, the league under a new season
+  and the seasons a tournament leaves and joins included, so a creation is not undone from
+  under what was made after it (``stale_undo``: undo the later one first).
 """
 
 from __future__ import annotations
@@ -189,6 +194,8 @@ def season_create(*, league_id: int, actor=None, **settings: Any) -> Season:
     payload = {"league": league_id, "name": values["name"]}
     with room_action("season_created", actor, payload) as j:
         league = _league(league_id, lock=True)
+        # noted, so the league's creation is not undone from under its season
+        j.before(league, ["name"])
         season = Season.objects.create(league=league, **values)
         j.created(season)
     return season
@@ -223,6 +230,9 @@ def tournament_season_set(*, tournament_id: int, season_id: int | None, actor=No
             if t.multi_day_event_id is not None:
                 raise DomainError("day_of_event", MSG_DAY_OF_EVENT, fields={"tournament": None})
         payload["was"] = t.season_id
+        # both seasons noted: neither's creation is undone while this stands (its undo
+        # would point the tournament at a season no longer there)
+        j.before_many(Season.objects.filter(pk__in=[t.season_id, season_id]), ["name"])
         j.before(t, ["season"])
         t.season_id = season_id
         t.save(update_fields=["season"])
