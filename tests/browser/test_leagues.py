@@ -54,10 +54,13 @@ def _new_season(page, live_url) -> None:
     page.wait_for_selector("text=New season")
     page.click("text=New season")
     page.fill("input[name=name]", "Winter 2026")
+    page.select_option("select[name=scoring]", "entrants_minus_place")
+    page.wait_for_selector("#formula-check >> text=30th → 1")  # the preset on the sample
     page.select_option("select[name=scoring]", "formula")
+    page.wait_for_selector("#formula-check >> text=The formula is empty.")
     page.fill("textarea[name=formula]", "sqrt(entrants) / sqrt(plcae) * 10")
     page.click("#check-button")
-    page.wait_for_selector("#formula-check .error")
+    page.wait_for_selector("#formula-check >> text=Column 23")
 
 
 def test_a_director_sets_up_a_season_and_sees_its_standings(page, live_url, director, screenshot):

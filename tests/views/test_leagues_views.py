@@ -182,6 +182,8 @@ def test_undo_from_the_changes_page(td, director, season):
     event = Event.objects.filter(kind="season_updated").get()
     page = td.get(reverse("tourney-leagues-changes")).content.decode()
     assert "Season settings changed: Renamed" in page
+    own = td.get(reverse("tourney-season", args=[season.pk])).content.decode()
+    assert "Season created: Winter 2026" in own and "Season settings changed: Renamed" in own
     r = td.post(reverse("tourney-leagues-changes"), {"event": str(event.pk)})
     assert r.status_code == 302
     season.refresh_from_db()

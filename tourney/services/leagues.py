@@ -198,6 +198,7 @@ def season_create(*, league_id: int, actor=None, **settings: Any) -> Season:
         j.before(league, ["name"])
         season = Season.objects.create(league=league, **values)
         j.created(season)
+        payload["season"] = season.pk  # the Event is written at the block's end
     return season
 
 

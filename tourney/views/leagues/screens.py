@@ -11,7 +11,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 
 from tourney.core.room_journal import room_log, room_undo
 from tourney.engine import formula as formula_engine
@@ -20,11 +20,14 @@ from tourney.engine.errors import DomainError
 from tourney.models import Event, League, Season, Tournament
 from tourney.selectors.standings import scoring_of, scoring_text, season_standings
 from tourney.services import leagues
+from tourney.views import public_url
 from tourney.views.dashboard.base import director_only
 from tourney.views.leagues.rows import standings_rows
 
 KINDS = ("league_created", "league_updated", "season_created", "season_updated")
 SEASON_KINDS = ("tournament_season_set",)
+# a season's own page: its creation, its settings, its tournaments
+ONE_SEASON_KINDS = ("season_created", "season_updated", *SEASON_KINDS)
 KIND_WORDS = {
     "league_created": "League created",
     "league_updated": "League renamed",
@@ -49,7 +52,18 @@ class SeasonForm(forms.Form):
     ends_on = forms.DateField(
         required=False, label="Ends on", widget=forms.DateInput(attrs={"type": "date"})
     )
-    scoring = forms.ChoiceField(choices=Season.Scoring.choices, label="Points")
+    # picking another way of scoring shows its points on the sample field at once
+    scoring = forms.ChoiceField(
+        choices=Season.Scoring.choices,
+        label="Points",
+        widget=forms.Select(
+            attrs={
+                "hx-post": reverse_lazy("tourney-season-check"),
+                "hx-target": "#formula-check",
+                "hx-swap": "outerHTML",
+            }
+        ),
+    )
     points_table = forms.CharField(
         required=False,
         label="Points by place",
@@ -247,7 +261,7 @@ def formula_check(request: HttpRequest):
 # ---------------------------------------------------------------- a season's page
 
 
-def _season_page_context(season: Season) -> dict:
+def _season_page_context(request: HttpRequest, season: Season) -> dict:
     standings = season_standings(season, limit=10)
     free = (
         Tournament.objects.filter(season__isnull=True, multi_day_event__isnull=True)
@@ -264,15 +278,17 @@ def _season_page_context(season: Season) -> dict:
         "standings": standings,
         "rows": standings_rows(standings.rows),
         "free": free,
-        "public_url": reverse("tourney-public-standings", args=[season.public_token]),
-        "log": _changes(kinds=SEASON_KINDS, season=season),
+        "public_url": public_url(
+            request, reverse("tourney-public-standings", args=[season.public_token])
+        ),
+        "log": _changes(kinds=ONE_SEASON_KINDS, season=season),
     }
 
 
 @director_only
 def season_page(request: HttpRequest, season_id: int):
     season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
-    return render(request, "leagues/season.html", _season_page_context(season))
+    return render(request, "leagues/season.html", _season_page_context(request, season))
 
 
 @director_only
@@ -295,7 +311,7 @@ def season_tournaments(request: HttpRequest, season_id: int):
             tournament_id=int(raw), season_id=season.pk if add else None, actor=request.user
         )
     except DomainError as exc:
-        ctx = _season_page_context(season)
+        ctx = _season_page_context(request, season)
         ctx["tournament_message"] = exc.message
         return render(request, "leagues/season.html", ctx, status=exc.status)
     return redirect("tourney-season", season.pk)
