@@ -601,3 +601,19 @@ def test_the_director_changes_a_flights_end_and_undoes_it(director_api, desk_api
     assert r.json()["kind"] == "flight_end_set"
     t.refresh_from_db()
     assert (t.end_at_level, t.end_at_players) == (0, None)
+
+
+def test_day2_starts_at_the_level_the_director_names(director_api, desk_api):
+    event, still = _ended_flight(director_api, desk_api)
+    tid = event["flights"][0]["tournament"]
+    _bag_table(director_api, tid, {e["id"]: 33000 for e in still})
+    director_api.post(f"{_bags(tid)}/close")
+    url = f"/api/v1/events/{event['id']}/day2"
+    r = director_api.post(url, {"tables": 1, "start_level": 9})
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_input")
+    assert not Tournament.objects.filter(day=2).exists()
+    r = director_api.post(url, {"tables": 1, "start_level": 2})
+    assert r.status_code == 201, r.content
+    day2 = Tournament.objects.get(pk=r.json()["tournament"]["id"])
+    clock = desk_api.get(f"/api/v1/tournaments/{day2.pk}/clock").json()
+    assert (clock["status"], clock["level_number"]) == ("not_started", 2)

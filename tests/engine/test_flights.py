@@ -42,6 +42,7 @@ from tourney.engine.flights import (
     EventSettings,
     FlightEnd,
     day2_draw,
+    day2_start,
     entry_warning,
     flight_end,
     flight_end_due,
@@ -370,3 +371,28 @@ def test_day2_stacks_are_the_qualified_bags_seated_once_on_balanced_tables(
     sizes = Counter(s.table for s in day2.seats)
     counts = [sizes.get(t.number, 0) for t in tables]
     assert max(counts) - min(counts) <= 1
+
+
+# ---------------------------------------------------------------- RULES 10.5: Day 2's level
+
+KINDS = ("level", "level", "break", "level", "level")
+
+
+@pytest.mark.parametrize(
+    ("stops", "start"),
+    [
+        ([], 0),  # no flight played: the first level
+        ([(0, False)], 0),  # stopped during level 1: level 1 again
+        ([(0, True)], 1),  # level 1 played to its end: level 2
+        ([(1, True), (0, False)], 3),  # the furthest flight; the break after level 2 skipped
+        ([(1, False), (3, True)], 4),
+        ([(4, True)], 4),  # past the structure's end: its last level
+    ],
+)
+def test_day2_starts_where_day1_stopped(stops, start):
+    assert day2_start(KINDS, stops, "level") == start
+
+
+def test_day2_start_needs_a_level():
+    with pytest.raises(DomainError):
+        day2_start(("break",), [], "level")

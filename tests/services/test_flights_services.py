@@ -495,3 +495,28 @@ def test_day2_refuses_a_table_paying_more_places_than_day2_players(director):
     assert exc.value.code == "paid_below_day2"
     assert "Pay fewer places" in exc.value.message
     assert not Tournament.objects.filter(day=2).exists()
+
+
+def test_day2_starts_where_day1_stopped_or_where_the_director_says(director):
+    """RULES 10.5: a flight that played its last level (level 1) to its end: Day 2 starts at
+    level 2 (the break between is skipped); the director may name another level."""
+    event = _event(director, letters=["A"], end_at_players=None, end_at_level=0)
+    (a,) = _flights(event)
+    with time_machine.travel(T0, tick=False):
+        for i in range(4):
+            services.entry_register(tournament_id=a.pk, name=f"P{i}", actor=director)
+        services.clock_action(tournament_id=a.pk, action="start", actor=director)
+    services.clock_announce(tournament_id=a.pk, now=T0 + timedelta(minutes=21))
+    a.refresh_from_db()
+    _bag_all(a, director)
+    flights.flight_bag_close(tournament_id=a.pk, actor=director)
+    with pytest.raises(DomainError) as exc:  # a break is no level to start at
+        flights.day2_build(event_id=event.pk, tables=1, start_level=1, actor=director)
+    assert exc.value.code == "bad_start_level"
+    assert not Tournament.objects.filter(day=2).exists()
+    day2 = flights.day2_build(event_id=event.pk, tables=1, actor=director)
+    assert (day2.clock_index, day2.clock_started) == (2, False)
+    assert day2.clock_left_ms == 20 * 60 * 1000
+    with time_machine.travel(T0 + timedelta(days=1), tick=False):
+        state = services.clock_action(tournament_id=day2.pk, action="start", actor=director)
+    assert (state.index, state.level_number) == (2, 2)

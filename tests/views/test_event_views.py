@@ -246,6 +246,26 @@ def test_day2_with_a_bad_number_keeps_what_was_typed(td, director):
     assert not Tournament.objects.filter(multi_day_event=event, day=2).exists()
 
 
+def test_day2_starts_at_the_level_typed_or_where_day1_stopped(td, director):
+    """RULES 10.5: the flights stopped during level 1 (their field reached its number), so the
+    form offers level 1; the director types level 2 (item 2, after the break)."""
+    event, days, _ = _three_flights(director)
+    for t in days:
+        t.refresh_from_db()
+        _bag_all(t, director)
+        flights.flight_bag_close(tournament_id=t.pk, actor=director)
+    page = td.get(reverse("tourney-event", args=[event.pk])).content.decode()
+    assert 'name="level" value="1"' in page
+    url = reverse("tourney-event-day2", args=[event.pk])
+    r = td.post(url, {"tables": "1", "seats": "9", "level": "7"})
+    assert r.status_code == 400 and 'name="level" value="7"' in r.content.decode()
+    assert not Tournament.objects.filter(multi_day_event=event, day=2).exists()
+    r = td.post(url, {"tables": "1", "seats": "9", "level": "2"})
+    assert r.status_code == 302
+    day2 = Tournament.objects.get(multi_day_event=event, day=2)
+    assert (day2.clock_index, day2.clock_started) == (2, False)
+
+
 # ---------------------------------------------------------------- home, access
 
 

@@ -430,6 +430,7 @@ def day2_dict(t: Tournament) -> dict[str, Any]:
 class Day2In(Schema):
     tables: int = Field(default=1, ge=0, le=1000)
     seats_per_table: int = Field(default=9, ge=2, le=12)
+    start_level: int | None = Field(default=None, ge=1, le=500)  # a level NUMBER
 
 
 @router.post(
@@ -440,10 +441,18 @@ class Day2In(Schema):
 )
 def day2_create(request, event_id: int, payload: Day2In):
     need_director(request)
+    start = None
+    days = reads.flights_of(event_id) if payload.start_level and 0 < event_id <= MAX_ID else ()
+    if days:
+        items = structure_items(days[0])
+        start = structure_engine.item_index_of(
+            items, LEVEL, payload.start_level, field="start_level"
+        )
     t = writes.day2_build(
         event_id=event_id,
         tables=payload.tables,
         seats_per_table=payload.seats_per_table,
+        start_level=start,
         actor=request.user,
     )
     return Status(201, day2_dict(t))

@@ -398,3 +398,23 @@ def day2_draw(
         )
     seats.sort(key=lambda s: (s.table, s.seat))
     return Day2(tuple(seats))
+
+
+# --------------------------------------------------------------------------- RULES 10.5
+
+
+def day2_start(kinds: Sequence[str], stops: Iterable[tuple[int, bool]], level: str) -> int:
+    """The structure item Day 2's clock starts at (RULES 10.5): where Day 1 stopped. ``kinds``
+    are the structure's item kinds in order (``level`` names the level kind); ``stops`` each
+    flight's clock where it stopped, (item index, whether that item was played to its end).
+
+    Reading (as card rooms resume a day): the furthest any flight reached; an item played to
+    its end is followed by the next one, an item stopped during play (the field reached its
+    number) is played again from its start; a break there is skipped to the level after it,
+    and past the structure's end Day 2 plays its last level."""
+    kinds = tuple(kinds)
+    levels = [i for i, k in enumerate(kinds) if k == level]
+    if not levels:
+        raise DomainError("bad_structure", "The structure has no level.", status=400)
+    start = max((i + 1 if done else i for i, done in stops), default=0)
+    return next((i for i in levels if i >= start), levels[-1])

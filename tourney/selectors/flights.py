@@ -397,6 +397,13 @@ def flight_warning(t: Tournament, player: Player | int) -> engine.EntryWarning |
     return engine.entry_warning(others, player=player_id, policy=event.policy)
 
 
+def day2_start_of(flights: list[Tournament], items: tuple[clock_engine.Item, ...]) -> int:
+    """The item Day 2 starts at (RULES 10.5, the engine's ``day2_start``): after the furthest
+    item a flight played to its end, or that item again where a flight stopped during it."""
+    stops = [(f.clock_index, f.clock_started and f.clock_left_ms == 0) for f in flights]
+    return engine.day2_start([i.kind for i in items], stops, clock_engine.LEVEL)
+
+
 def flight_money(event_id: int) -> list[event_money.FlightMoney]:
     """What each flight brought (RULES 10.6), in the order played: its entries, and its
     rebuys' and add-ons' prize-pool money (the money paid in beyond the entries' buy-ins).

@@ -52,6 +52,7 @@ from tourney.selectors.clock import anchor_of, structure_items
 from tourney.selectors.flights import (
     bag_status,
     day2_qualifiers,
+    day2_start_of,
     event_payouts_of,
     flight_end_reason,
     flights_of,
@@ -81,6 +82,7 @@ MSG_NOT_DAY2 = "This tournament is not a later day of a multi-day event."
 MSG_DAY2_SEATED = "Day 2 is seated already."
 MSG_DAY2_EXISTS = "This event's Day 2 exists already."
 MSG_NO_EVENT = "No such multi-day event."
+MSG_START_LEVEL = "Day 2 starts at one of the structure's levels."
 
 # The settings a Day 2 keeps from its flights (RULES 10.1: one structure, one payout table).
 DAY2_COPIED = (
@@ -360,10 +362,19 @@ def _not_bagged(flights: Sequence[Tournament]) -> None:
         raise _refuse("flights_not_bagged", msg, flights=waiting)
 
 
-def day2_build(*, event_id: int, tables: int, seats_per_table: int = 9, actor=None) -> Tournament:
+def day2_build(
+    *,
+    event_id: int,
+    tables: int,
+    seats_per_table: int = 9,
+    start_level: int | None = None,
+    actor=None,
+) -> Tournament:
     """The event's Day 2 (RULES 10.5, 10.6), once every flight has bagged: a tournament of its
     own (day 2, the flights' structure, chips and payouts, registration closed), created once,
-    then seated by ``day2_seat``. One transaction: a refusal creates nothing."""
+    then seated by ``day2_seat``. Its clock starts at ``start_level`` (an item index of a
+    level), by default where Day 1 stopped (``day2_start_of``). One transaction: a refusal
+    creates nothing."""
     with transaction.atomic():
         event = MultiDayEvent.objects.filter(pk=event_id).first()
         if event is None:
@@ -387,8 +398,17 @@ def day2_build(*, event_id: int, tables: int, seats_per_table: int = 9, actor=No
             buy_in=first.buy_in,
             fee=first.fee,
         )
+        items = structure_items(t)
+        start = day2_start_of(flights, items) if start_level is None else start_level
+        if not 0 <= start < len(items) or items[start].kind != clock_engine.LEVEL:
+            raise _refuse("bad_start_level", MSG_START_LEVEL, 400, start_level=MSG_START_LEVEL)
         Tournament.objects.filter(pk=t.pk).update(
-            multi_day_event=event, day=2, registration_open=False, rebuys_open=False
+            multi_day_event=event,
+            day=2,
+            registration_open=False,
+            rebuys_open=False,
+            clock_index=start,  # RULES 10.5: where Day 1 stopped; not started
+            clock_left_ms=items[start].seconds * 1000,
         )
         day2_seat(tournament_id=t.pk, actor=actor)
         t.refresh_from_db()

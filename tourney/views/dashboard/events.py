@@ -19,7 +19,7 @@ from tourney.engine.structure import LEVEL, item_index_of, item_number_of
 from tourney.models import MultiDayEvent, Tournament
 from tourney.selectors.clock import structure_items
 from tourney.selectors.event_view import EventSummary, event_summary
-from tourney.selectors.flights import flight_line, is_flight
+from tourney.selectors.flights import day2_start_of, flight_line, flights_of, is_flight
 from tourney.services import event_setup, flights, setup
 from tourney.views.dashboard import setup_views
 from tourney.views.dashboard.base import director_only, director_view, int_field
@@ -92,7 +92,7 @@ def _summary(event_id: int) -> EventSummary:
     return s
 
 
-def _event_context(s: EventSummary, *, tables: str = "", seats: str = "") -> dict:
+def _event_context(s: EventSummary, *, tables: str = "", seats: str = "", level: str = "") -> dict:
     """The page's data: the summary, its money written out, the flights waiting to bag, and
     Day 2's form with a suggested number of tables (ceil(players / seats))."""
     first = Tournament.objects.filter(multi_day_event_id=s.event_id, day=1).order_by("pk").first()
@@ -110,7 +110,17 @@ def _event_context(s: EventSummary, *, tables: str = "", seats: str = "") -> dic
         "day2_tournament": day2,
         "tables": tables or str(max(1, math.ceil(s.day2_players / per_table))),
         "seats": seats or str(per_table),
+        "level": level or str(_day2_level(s.event_id) or ""),
     }
+
+
+def _day2_level(event_id: int) -> int | None:
+    """Day 2's first level by its number (RULES 10.5: where Day 1 stopped), for the form."""
+    days = flights_of(event_id)
+    if not days:
+        return None
+    items = structure_items(days[0])
+    return item_number_of(items, LEVEL, day2_start_of(days, items))
 
 
 @director_only
@@ -131,15 +141,26 @@ def event_day2(request: HttpRequest, event_id: int):
     if request.method != "POST":
         return redirect(target)
     s = _summary(event_id)
-    typed = {"tables": request.POST.get("tables", ""), "seats": request.POST.get("seats", "")}
+    typed = {k: request.POST.get(k, "") for k in ("tables", "seats", "level")}
     try:
         tables = int_field(request.POST, "tables", "Tables")
         seats = int_field(request.POST, "seats", "Seats per table")
         if not 0 <= tables <= 1000 or not 2 <= seats <= 12:
             msg = "Tables from 0 to 1000, seats per table from 2 to 12."
             raise DomainError("bad_input", msg, fields={"tables": msg})
+        level = int_field(request.POST, "level", "Day 2 starts at level", required=False)
+        days = flights_of(event_id)
+        start = (
+            item_index_of(structure_items(days[0]), LEVEL, level, field="level")
+            if level is not None and days
+            else None
+        )
         flights.day2_build(
-            event_id=event_id, tables=tables, seats_per_table=seats, actor=request.user
+            event_id=event_id,
+            tables=tables,
+            seats_per_table=seats,
+            start_level=start,
+            actor=request.user,
         )
     except DomainError as exc:
         ctx = _event_context(s, **typed)
