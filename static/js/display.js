@@ -577,7 +577,14 @@
   var seatingUntil = 0;
 
   function showView(name) {
-    if (state.finished) return; // the results view stays (the page reloads when it changes)
+    if (state.finished) { // the results view stays (the page reloads when it changes) ...
+      if (!$("standings-view")) return;
+      current = name; // ... taking turns with a season's standings (issue 27)
+      body.dataset.view = name;
+      $("results-view").hidden = name === "standings";
+      $("standings-view").hidden = name !== "standings";
+      return;
+    }
     current = name;
     body.dataset.view = name;
     $("clock-view").hidden = name !== "clock";
@@ -589,6 +596,11 @@
 
   function cycle() {
     clearTimeout(viewTimer);
+    if (state.finished) {
+      showView(current === "standings" ? "results" : "standings");
+      viewTimer = setTimeout(cycle, ROTATE_MS);
+      return;
+    }
     if (VIEW === "standings" && $("standings-view")) {
       if (current !== VIEW) showView(VIEW);
       return;
@@ -710,6 +722,9 @@
     showView(only ? VIEW : "clock");
     if (VIEW === "seating") viewTimer = setTimeout(cycle, PAGE_MS);
     else if (VIEW !== "clock" && !only) viewTimer = setTimeout(cycle, ROTATE_MS);
+  } else if (mode === "tv" && $("standings-view") && VIEW !== "clock" && VIEW !== "seating") {
+    showView(VIEW === "standings" ? "standings" : "results");
+    if (VIEW !== "standings") viewTimer = setTimeout(cycle, ROTATE_MS);
   }
   setTimeout(poll, POLL_MS);
 })();

@@ -1,8 +1,9 @@
 """Issue 27 in a real browser: a director goes from the home page to the leagues, creates a
 league and a season with a formula (a typo refused in place with its column marked, fixed),
 adds two finished tournaments and sees the standings; the public standings at 1920x1080 and
-on a phone (390 wide); the TV's standings view and the phone page of a tournament of the
-season. Screenshots in artifacts/screenshots/leagues-*.png."""
+on a phone (390 wide); the TV's standings view (taking turns with a finished tournament's
+results) and the phone page of a tournament of the season. Screenshots in
+artifacts/screenshots/leagues-*.png."""
 
 from __future__ import annotations
 
@@ -146,6 +147,13 @@ def test_the_tv_and_the_phone_of_a_tournament_in_a_season(page, live_url, direct
     assert overflows == [], overflows
     page.goto(f"{live_url}/display/{live.display_token}/?rotate=5&page=3")
     page.wait_for_selector("#standings-view:not([hidden])", timeout=20000)
+    # a finished tournament's TV: its results take turns with the standings
+    page.goto(f"{live_url}/display/{done.display_token}/?rotate=5")
+    assert page.is_visible("#results-view") and page.is_hidden("#standings-view")
+    page.wait_for_selector("#standings-view:not([hidden])", timeout=8000)
+    assert page.is_hidden("#results-view")
+    screenshot(page, "leagues-tv-finished-standings")
+    page.wait_for_selector("#results-view:not([hidden])", timeout=8000)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/p/{live.display_token}/")
     page.wait_for_selector("#p-standings")
