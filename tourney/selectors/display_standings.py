@@ -14,14 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from tourney.models import Season, Tournament
-from tourney.selectors.standings import season_standings
+from tourney.selectors.standings import points_text, season_standings
 
 TOP_SHOWN = 10
-
-
-def _points(value) -> str:
-    whole = value == value.to_integral_value()
-    return f"{value:,.0f}" if whole else f"{value:,.2f}"
 
 
 def standings_panel(
@@ -45,7 +40,7 @@ def standings_panel(
             {
                 "rank": r.rank,
                 "name": name(r.name, r.nickname),
-                "points": _points(r.points),
+                "points": points_text(r.points),
                 "events": r.events,
                 "wins": r.wins,
             }

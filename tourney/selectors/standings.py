@@ -59,6 +59,12 @@ def options_of(season: Season) -> points.Options:
     )
 
 
+def points_text(value: Decimal) -> str:
+    """Points as the screens print them: 11 → "11", 10.5 → "10.50", 1234 → "1,234"."""
+    whole = value == value.to_integral_value()
+    return f"{value:,.0f}" if whole else f"{value:,.2f}"
+
+
 def scoring_text(season: Season) -> str:
     """How the season scores, in a few words: the formula, or the points table."""
     if season.scoring == Season.Scoring.FORMULA:

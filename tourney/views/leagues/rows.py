@@ -4,16 +4,9 @@ some, money in units, the name as the screen allows it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from decimal import Decimal
 
 from tourney.engine.money_format import money_exact, money_whole
-from tourney.selectors.standings import Row
-
-
-def points_text(value: Decimal) -> str:
-    """11 → "11", 10.5 → "10.50", 1234 → "1,234"."""
-    whole = value == value.to_integral_value()
-    return f"{value:,.0f}" if whole else f"{value:,.2f}"
+from tourney.selectors.standings import Row, points_text
 
 
 def standings_rows(
