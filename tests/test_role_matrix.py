@@ -80,6 +80,28 @@ RULES = {
     "payouts_freeze": API_DIRECTOR,
     "deal_get": API_DESK,
     "deal_post": API_DIRECTOR,
+    # Issue 27, API: the desk searches, reads, adds and edits players and reads leagues,
+    # seasons and standings; merge, removal, import, export, the room's undo and every league
+    # and season write are the director's; a season's public standings anyone's with the link
+    "players_get": API_DESK,
+    "player_create": API_DESK,
+    "player_get": API_DESK,
+    "player_patch": API_DESK,
+    "player_merge": API_DIRECTOR,
+    "player_anonymise": API_DIRECTOR,
+    "players_import_post": API_DIRECTOR,
+    "players_export": API_DIRECTOR,
+    "room_actions_get": API_DIRECTOR,
+    "room_action_undo": API_DIRECTOR,
+    "leagues_get": API_DESK,
+    "league_create": API_DIRECTOR,
+    "league_get": API_DESK,
+    "season_create": API_DIRECTOR,
+    "season_get": API_DESK,
+    "season_patch": API_DIRECTOR,
+    "tournament_season_put": API_DIRECTOR,
+    "season_standings_get": API_DESK,
+    "public_standings_get": PUBLIC,
     # Issue 10: the users page, the display-link rotation, one log event's before and after.
     "tourney-dashboard-users": DIRECTOR_PAGE,
     "tourney-rules": DIRECTOR_PAGE,  # the rule book (docs/rules.md), issue 22
