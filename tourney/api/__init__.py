@@ -17,8 +17,11 @@ from tourney.api import (
     colorup,
     flights,
     floor,
+    leagues,
     money,
+    players,
     results,
+    room,
     seating,
     structure,
     tournaments,
@@ -44,6 +47,9 @@ ROUTERS = (
     bounties,
     chip_counts,
     flights,
+    players,
+    leagues,
+    room,
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view
