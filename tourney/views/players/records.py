@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact
 from tourney.selectors import players as reads
+from tourney.selectors.standings import points_by_tournament
 from tourney.services import players
 from tourney.views.players import desk_page, director_page, page, player_or_404
 
@@ -100,12 +101,15 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     if p.merged_into_id:
         return redirect("tourney-players-detail", player_id=p.merged_into_id)
     history = reads.player_history(p)
+    points = points_by_tournament(p.pk)  # league points, where a tournament counts toward a season
     for row in history["rows"]:
+        row["points"] = points.get(row["tournament_id"])
         row["prize_display"] = money_exact(row["prize"]) if row["prize"] else ""
         row["bounties_display"] = money_exact(row["bounties"]) if row["bounties"] else ""
     totals = dict(history["totals"])
     totals["winnings_display"] = money_exact(totals["winnings"])
     totals["bounties_display"] = money_exact(totals["bounties"])
+    totals["points"] = sum(points.values()) if points else None
     ctx = {"player": p, "rows": history["rows"], "totals": totals}
     return page(request, "players/detail.html", ctx)
 
