@@ -6,7 +6,7 @@ entrants and buy-in; ``season_points`` gives every player's points per event and
 standings. Money is an ``int`` in the smallest currency unit (cents), as everywhere; points are
 ``Decimal`` with 2 decimals.
 
-The rule book has no section for leagues yet; how the issue is read here:
+The rule book's section 11 (docs/rules.md) is written from these readings:
 
 * Scoring (``Scoring``) is a formula (``tourney.engine.formula``) or a points table (points for
   1st, 2nd, ...; places past the table score 0). A preset (``PRESETS``) is just one of the two:
@@ -322,12 +322,14 @@ def _cents(amount: int) -> Decimal:
     return Decimal(amount).scaleb(-2)
 
 
+# RULES 11.1: the points of one place (by the table, or the formula at that place)
 def _place_points(scoring: Scoring, place: int, variables: dict[str, Decimal | int]) -> Decimal:
     if scoring.formula is None:
         return scoring.table[place - 1] if place <= len(scoring.table) else Decimal(0)
     return evaluate(scoring.formula, {**variables, "place": place})
 
 
+# RULES 11.3, 11.5: one finish, its variables, tied places sharing their points
 def _entry_points(
     scoring: Scoring, options: Options, event: EventResults, rows: Sequence[ResultRow]
 ) -> Decimal:
@@ -355,6 +357,7 @@ def _entry_points(
     return _CONTEXT.divide(total, len(places))
 
 
+# RULES 11.4, 11.6, 11.7: a player's event by the re-entry setting, attendance, rounding
 def _player_event(
     scoring: Scoring, options: Options, event: EventResults, rows: list[ResultRow]
 ) -> PlayerEvent:
@@ -399,6 +402,7 @@ def event_points(
     return tuple(sorted(done, key=lambda pe: (pe.place, pe.player)))
 
 
+# RULES 11.6: best N events
 def _mark_counted(results: list[PlayerEvent], best_events: int | None) -> list[PlayerEvent]:
     if best_events is None:
         return results
@@ -426,6 +430,7 @@ def _totals(events: list[PlayerEvent]) -> dict[str, int | Decimal]:
     }
 
 
+# RULES 11.7: ranks
 def standings(results: Iterable[PlayerEvent]) -> tuple[Standing, ...]:
     """The standings from the players' events (see the module docstring for the order)."""
     by_player: dict[int, list[PlayerEvent]] = defaultdict(list)
