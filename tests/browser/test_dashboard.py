@@ -180,6 +180,8 @@ def test_color_up_and_floor_tools_pages(page, live_url, director, screenshot):
     page.locator("#table-1 .result button", has_text="Undo this table's race of the 25s").click()
     expect(page.locator("#table-1 .result")).to_have_count(0)
     assert Event.objects.get(tournament=t, kind="chip_race").undone is True
+    # The undo's change event refreshes the page's tables: type into the form it leaves.
+    page.wait_for_load_state("networkidle")
     first = page.locator("form[action$='/colorup/1/']")
     first.locator("input[name^=odd_]").nth(0).fill("2")
     first.locator("input[name^=cards_]").nth(0).fill("Ah Kh")
