@@ -493,3 +493,26 @@ def test_any_search_or_player_fields_answer_without_a_server_error(
 def test_any_csv_text_answers_without_a_server_error(director_api, text, dry_run):
     r = director_api.post(f"{PLAYERS}/import", {"csv": text, "dry_run": dry_run})
     assert r.status_code in (200, 400), r.content
+
+
+def test_a_write_sent_twice_with_its_key_is_done_once(desk_api, director_api):
+    """docs/api.md "Idempotency": the player added once, the same answer replayed."""
+
+    def send(client: ApiClient, method: str, path: str, body: dict, key: str):
+        return getattr(client.client, method)(
+            path,
+            data=json.dumps(body),
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=key,
+            **client.headers,
+        )
+
+    first = send(desk_api, "post", PLAYERS, {"name": "Gus Hale"}, "gus-1")
+    again = send(desk_api, "post", PLAYERS, {"name": "Gus Hale"}, "gus-1")
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert Player.objects.count() == 1
+    url = f"{PLAYERS}/{first.json()['id']}"
+    r = send(desk_api, "patch", url, {"phone": "1"}, "gus-2")
+    assert send(desk_api, "patch", url, {"phone": "1"}, "gus-2").json() == r.json()
+    assert Event.objects.filter(kind="player_updated").count() == 1
