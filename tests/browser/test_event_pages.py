@@ -51,7 +51,7 @@ def _play_and_bag(director, days: list[Tournament]) -> None:
         players = [Player.objects.create(name=next(own)) for _ in range(3)]
         _play(t, director, [*players, *shared], at=T0 + timedelta(days=n))
         t.refresh_from_db()
-        _bag_all(t, director, chips_for=lambda e, n=n: 10000 + 1000 * n + 37 * e.pk)
+        _bag_all(t, director, chips_for=lambda e, n=n: 10000 + 1000 * n + 37 * (e.pk % 7))
         flights.flight_bag_close(tournament_id=t.pk, actor=director)
 
 

@@ -171,6 +171,13 @@ def test_season_create_stores_the_checked_scoring(director):
         ),
         ({"scoring": "nope"}, "bad_scoring", "scoring", None),
         ({"best_n": 0}, "bad_options", "best_n", None),
+        ({"best_n": 1001}, "bad_options", "best_n", leagues.MSG_BEST_N_RANGE),
+        (
+            {"attendance_points": Decimal("10000000")},
+            "bad_options",
+            "attendance_points",
+            leagues.MSG_ATTENDANCE_RANGE,
+        ),
         ({"attendance_points": Decimal("-1")}, "bad_options", "attendance_points", None),
         ({"attendance_points": Decimal("0.001")}, "bad_options", "attendance_points", None),
         ({"entries": "all"}, "bad_options", "entries", None),

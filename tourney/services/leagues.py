@@ -148,7 +148,18 @@ def _scoring_fields(scoring: str, points_table: str, formula: str) -> dict[str, 
     return {"scoring": scoring, "points_table": table, "formula": text}
 
 
+MAX_BEST_N = 1000  # a season of more events than this counts them all
+MAX_ATTENDANCE = Decimal("9999999.99")  # the column's largest value
+MSG_BEST_N_RANGE = f"Count a player's best 1 to {MAX_BEST_N} events, or leave it empty."
+MSG_ATTENDANCE_RANGE = f"Attendance points from 0 to {MAX_ATTENDANCE:,}."
+
+
 def _options_fields(best_n: int | None, entries: str, attendance: Decimal, share_ties: bool):
+    if isinstance(best_n, int) and not isinstance(best_n, bool) and best_n > MAX_BEST_N:
+        raise DomainError("bad_options", MSG_BEST_N_RANGE, fields={"best_n": MSG_BEST_N_RANGE})
+    if isinstance(attendance, Decimal | int) and abs(Decimal(attendance)) > MAX_ATTENDANCE:
+        msg = MSG_ATTENDANCE_RANGE
+        raise DomainError("bad_options", msg, fields={"attendance_points": msg})
     options = points.Options(
         best_events=best_n, entries=entries, attendance=attendance, share_ties=bool(share_ties)
     )
