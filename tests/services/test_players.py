@@ -228,6 +228,10 @@ def test_anonymise_drops_the_data_and_keeps_the_results(director, two_records, s
     text = str(list(Event.objects.filter(tournament__isnull=True).values_list("payload")))
     for secret in ("ann@lee.org", "555", "ann@x.org", "Annie", "Ann Lee"):
         assert secret not in text
+    # nor in the tournaments' logs (their registrations named both records); Carl stays
+    logs = str(list(Event.objects.filter(tournament__isnull=False).values_list("payload")))
+    assert "Ann Lee" not in logs and "Annie" not in logs and "Carl" in logs
+    assert f"Removed player #{keep.pk}" in logs and f"Removed player #{merge.pk}" in logs
     event = _room_events("player_anonymised").get()
     assert "undo" not in event.payload
     with pytest.raises(DomainError) as err:

@@ -256,6 +256,32 @@ def _scrub_log(pks: set[int]) -> set[str]:
     return photos
 
 
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    """``value`` with every string equal to one of ``names`` replaced, at any depth."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: _renamed(v, names) for k, v in value.items()}
+    return value
+
+
+def _scrub_tournament_logs(people: list[Player]) -> None:
+    """The tournaments' logs of the events these people played name them no more: a log
+    value that is one of their names (a registration's name, a redo's typed name) becomes the
+    removed player's name. The results stay, under that name."""
+    names = {x.name: REMOVED_NAME.format(id=x.pk) for x in people if x.name}
+    played = Entry.objects.filter(player__in=people).values("tournament_id")
+    changed = []
+    for e in Event.objects.filter(tournament_id__in=played).only("id", "payload").iterator():
+        payload = _renamed(e.payload, names)
+        if payload != e.payload:
+            e.payload = payload
+            changed.append(e)
+    Event.objects.bulk_update(changed, ["payload"], batch_size=500)
+
+
 def _same_person(p: Player) -> list[Player]:
     """``p`` and the records merged into it, and into those (locked)."""
     out, ids = [p], {p.pk}
@@ -278,6 +304,7 @@ def player_anonymise(*, player_id: Any, confirm: str, actor=None) -> Player:
         now = timezone.now()
         same_person = _same_person(p)
         photos = _scrub_log({x.pk for x in same_person})
+        _scrub_tournament_logs(same_person)
         for x in same_person:
             if x.photo:
                 photos.add(x.photo.name)
