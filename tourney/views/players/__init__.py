@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, render
 from tourney.engine.errors import DomainError
 from tourney.models import Player
 from tourney.roles import is_desk, is_director
+from tourney.views.dashboard.base import director_only
 
 
 def desk_page(view: Callable) -> Callable:
@@ -34,17 +35,8 @@ def desk_page(view: Callable) -> Callable:
     return wrapped
 
 
-def director_page(view: Callable) -> Callable:
-    """Login required (anonymous → login page); directors only (others 403)."""
-
-    @login_required
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs):
-        if not is_director(request.user):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapped
+# Directors only (others 403), anonymous to the login page: the dashboard's check.
+director_page = director_only
 
 
 def player_or_404(player_id: int) -> Player:
