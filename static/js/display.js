@@ -38,8 +38,12 @@
   var samples = []; // [{offset, rtt}]: offset = server - client
   var offset = 0;
 
+  /* The server stamped its time somewhere between the request's start and the answer's
+     arrival; taken as stamped at the arrival, the estimate is never ahead of the server (a
+     level never rolls over early) and behind by at most the round trip (a busy server can
+     stamp a page late in its round trip: the midpoint then ran ahead). */
   function addSample(serverMs, sentAt, receivedAt) {
-    samples.push({ offset: serverMs - (sentAt + receivedAt) / 2, rtt: receivedAt - sentAt });
+    samples.push({ offset: serverMs - receivedAt, rtt: receivedAt - sentAt });
     if (samples.length > 8) samples.shift();
     var best = samples[0];
     for (var i = 1; i < samples.length; i++) if (samples[i].rtt < best.rtt) best = samples[i];
