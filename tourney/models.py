@@ -162,6 +162,14 @@ class Tournament(models.Model):
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )
+    # Issue 28: when play is to start (the director home's "today" and "upcoming", the desk's
+    # other events); a satellite's target event and the value of a seat there (RULES 12.1).
+    starts_at = models.DateTimeField(null=True, blank=True)
+    satellite_target = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="satellites"
+    )
+    seat_value = models.PositiveBigIntegerField(default=0, help_text="Smallest unit")
+    tickets_transferable = models.BooleanField(default=False)
     registration_open = models.BooleanField(default=True)
     rebuys_open = models.BooleanField(default=True)
     # Rule settings (RULES 3.1, 3.7, 5.6) with the defaults of docs/rules.md; house options off.
@@ -518,3 +526,7 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key} ({self.status})"
+
+
+# The card room's models (issue 28: floor plan, lobby displays, satellite tickets).
+from tourney.room_models import Lobby, Room, Ticket  # noqa: E402, F401
