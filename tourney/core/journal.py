@@ -61,6 +61,16 @@ ENTRY_FIELDS = (
     "bounty_won",
 )
 TABLE_FIELDS = ("status", "button_seat", "break_rank", "unavailable_seats")
+# RULES 12: a satellite's ticket as an action found it (used at the target's desk, refunded,
+# handed to another player); kept only by the actions that change one.
+TICKET_FIELDS = (
+    "status",
+    "player_id",
+    "used_by_id",
+    "refund_reason",
+    "refunded_by_id",
+    "refunded_at",
+)
 
 _current: contextvars.ContextVar[Journal | None] = contextvars.ContextVar(
     "tourney_journal", default=None
@@ -98,6 +108,7 @@ class Journal:
             "chipcount": [],  # RULES 10.8: the counts an action entered
         }
         self.chip_counts: list[dict[str, Any]] = []  # ChipCount rows deleted (RULES 10.4)
+        self.tickets: dict[int, dict[str, Any]] = {}  # Ticket rows changed (RULES 12)
         self.events: list = []  # Event rows recorded by this action; the last is its own
         self.call: dict[str, Any] | None = None  # how to redo it
         self.changed: list = []  # earlier Events whose payload the action rewrote
@@ -197,7 +208,12 @@ class Journal:
             self.levels = [dict(asdict(i), color_up=list(i.color_up)) for i in items]
 
     def note_created(self, kind: str, ids) -> None:
-        self.created[kind].extend(ids)
+        self.created.setdefault(kind, []).extend(ids)  # "ticket" only when one is (RULES 12)
+
+    def note_tickets(self, rows) -> None:
+        """Before images of Ticket rows the action is about to change (RULES 12.6-12.8)."""
+        for r in rows:
+            self.tickets.setdefault(r.pk, {f: _jsonable(getattr(r, f)) for f in TICKET_FIELDS})
 
     def note_chip_counts_deleted(self, rows) -> None:
         """ChipCount rows (a queryset) the action is about to delete, as they are: a table's
@@ -269,6 +285,7 @@ class Journal:
             "levels": self.levels,
             "shift_places": self.shift_places,
             **({"chip_counts": self.chip_counts} if self.chip_counts else {}),
+            **({"tickets": {str(k): v for k, v in self.tickets.items()}} if self.tickets else {}),
         }
 
 
@@ -329,6 +346,7 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
         Entry.objects.filter(
             tournament_id=tournament_id, status=Entry.Status.BUSTED, place__isnull=False
         ).exclude(pk__in=list(entries)).update(place=F("place") - by, place_to=F("place_to") - by)
+    _tickets_restore(payload, created)
     # Free every seat the action touched, then put the old ones back: a batch may swap seats.
     Seat.objects.filter(entry_id__in=list(seats) + created.get("entry", [])).delete()
     if created.get("knockout"):  # RULES 9.11: the knockouts of an undone elimination
@@ -369,3 +387,38 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
         if v is not None
     )
     return {f: _restore(v) for f, v in payload["tournament"].items()}
+
+
+MSG_TICKET_USED = (
+    "Cannot undo: the seat ticket of {name} from this action was used to register them into "
+    "{target} (entry #{number}). Undo that registration there first."
+)
+
+
+def _tickets_restore(payload: dict[str, Any], created: dict[str, Any]) -> None:
+    """RULES 12.4: the tickets an action issued go with its undo, unless one was used since
+    (refused, nothing changed); the tickets it changed are put back as they were."""
+    from tourney.room_models import Ticket
+
+    if created.get("ticket"):
+        used = (
+            Ticket.objects.filter(pk__in=created["ticket"], status=Ticket.Status.USED)
+            .select_related("player", "target", "used_by")
+            .first()
+        )
+        if used is not None:
+            from tourney.engine.errors import DomainError
+
+            raise DomainError(
+                "ticket_used",
+                MSG_TICKET_USED.format(
+                    name=used.player.name,
+                    target=used.target.name,
+                    number=used.used_by.number if used.used_by else "?",
+                ),
+                status=409,
+                fields={"ticket": used.pk, "entry": used.used_by_id},
+            )
+        Ticket.objects.filter(pk__in=created["ticket"]).delete()
+    for pk, fields in (payload.get("tickets") or {}).items():
+        Ticket.objects.filter(pk=int(pk)).update(**{f: _restore(v) for f, v in fields.items()})

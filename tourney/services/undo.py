@@ -175,6 +175,11 @@ def _services() -> dict[str, Any]:
         "flight_end_set": flights.flight_end_set,  # RULES 10.2
         "chip_counts_record": chip_counts.chip_counts_record,  # RULES 10.8
     }
+    from tourney.services import tickets
+
+    table["ticket_register"] = tickets.ticket_register  # RULES 12.5 (takes the target's id)
+    table["ticket_refund"] = lambda tournament_id, **kw: tickets.ticket_refund(**kw)
+    table["ticket_transfer"] = lambda tournament_id, **kw: tickets.ticket_transfer(**kw)
     for name in (
         "entry_rebuy",
         "entry_addon",
