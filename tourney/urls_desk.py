@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tourney.views import desk
+from tourney.views import desk, desk_events
 
 urlpatterns = [
     path("desk/<int:tournament_id>/", desk.index, name="tourney-desk"),
@@ -10,6 +10,18 @@ urlpatterns = [
     path("desk/<int:tournament_id>/side/", desk.side, name="tourney-desk-side"),
     path("desk/<int:tournament_id>/register/", desk.register, name="tourney-desk-register"),
     path("desk/<int:tournament_id>/undo/", desk.undo, name="tourney-desk-undo"),
+    # Issue 28: the other events, and their waiting lists joined from this desk
+    path("desk/<int:tournament_id>/events/", desk_events.panel, name="tourney-desk-events"),
+    path(
+        "desk/<int:tournament_id>/events/waiting-list/",
+        desk_events.join,
+        name="tourney-desk-events-join",
+    ),
+    path(
+        "desk/<int:tournament_id>/events/undo/",
+        desk_events.undo,
+        name="tourney-desk-events-undo",
+    ),
 ] + [
     path(
         f"desk/<int:tournament_id>/entries/<int:entry_id>/{action}/",

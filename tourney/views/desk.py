@@ -25,7 +25,7 @@ from tourney.models import Entry, Player, Tournament
 from tourney.roles import is_desk, is_director
 from tourney.selectors import desk as desk_reads
 from tourney.services import desk, money
-from tourney.views import public_url
+from tourney.views import desk_panel, public_url
 from tourney.views.formatting import qr_svg
 
 MSG_OVERRIDE_DIRECTOR_ONLY = "Only the director can register after registration has closed."
@@ -40,6 +40,9 @@ def _tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     t = get_object_or_404(Tournament, pk=tournament_id)
     t.activate_zone()  # times in the card room's zone (issue 31)
     return t
+
+
+desk_tournament = _tournament  # the desk's access check, for the desk's other screens
 
 
 def _card(request: HttpRequest, t: Tournament, entry: Entry | None) -> dict[str, Any] | None:
@@ -111,6 +114,23 @@ def _side_context(t: Tournament) -> dict[str, Any]:
     }
 
 
+def page_context(request: HttpRequest, t: Tournament, **main: Any) -> dict[str, Any]:
+    """The whole page: the main panel (``main``: ``_main_context``'s arguments), the side
+    lists and the other events (issue 28), for the player ``ep`` (an id) or ``en`` (a name)."""
+    context = _main_context(request, t, **main)
+    context.update(_around_context(request, t))
+    return context
+
+
+def _around_context(request: HttpRequest, t: Tournament) -> dict[str, Any]:
+    """The side lists and the other events: the page around the main panel."""
+    player_id = desk_panel.int_or_none(request.GET.get("ep"))
+    name = request.GET.get("en", "")
+    context = _side_context(t)
+    context.update(desk_panel.panel_context(request, t, player_id=player_id, name=name))
+    return context
+
+
 def _query(request: HttpRequest) -> str:
     # ``q`` from links; ``name`` from the name box itself (htmx sends the box's own value and
     # the Find button of the no-JavaScript form sends the form).
@@ -123,7 +143,7 @@ def _index_url(t: Tournament, **params: Any) -> str:
     return f"{url}?{urlencode(params)}" if params else url
 
 
-def _see_other(url: str) -> HttpResponseRedirect:
+def see_other(url: str) -> HttpResponseRedirect:
     response = HttpResponseRedirect(url)
     response.status_code = 303  # after a POST the browser GETs the page
     return response
@@ -136,7 +156,7 @@ def _answer(
     if request.htmx:
         response = render(request, "desk/index.html#main", context, status=status)
     else:
-        context.update(_side_context(t))
+        context.update(_around_context(request, t))
         response = render(request, "desk/index.html", context, status=status)
     if status < 400:
         trigger_client_event(response, CHANGED)
@@ -146,7 +166,7 @@ def _answer(
 def _done(request: HttpRequest, t: Tournament, entry: Entry | None) -> HttpResponse:
     if request.htmx:
         return _answer(request, t, _main_context(request, t, card_entry=entry))
-    return _see_other(_index_url(t, entry=entry.pk if entry else None))
+    return see_other(_index_url(t, entry=entry.pk if entry else None))
 
 
 def _placed(card: dict[str, Any]) -> str:
@@ -166,16 +186,10 @@ def index(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The desk. ``?q=`` lists known players (the search without JavaScript); ``?entry=``
     shows that entry's seat card (to reprint it)."""
     t = _tournament(request, tournament_id)
-    context = _main_context(
-        request,
-        t,
-        card_entry=_entry_or_none(t, request.GET.get("entry")),
-        query=_query(request),
-    )
+    main = {"card_entry": _entry_or_none(t, request.GET.get("entry")), "query": _query(request)}
     if request.htmx:
-        return render(request, "desk/index.html#main", context)
-    context.update(_side_context(t))
-    return render(request, "desk/index.html", context)
+        return render(request, "desk/index.html#main", _main_context(request, t, **main))
+    return render(request, "desk/index.html", page_context(request, t, **main))
 
 
 @login_required
