@@ -346,7 +346,7 @@ def restore(payload: dict[str, Any]) -> dict[str, Any]:
         Entry.objects.filter(
             tournament_id=tournament_id, status=Entry.Status.BUSTED, place__isnull=False
         ).exclude(pk__in=list(entries)).update(place=F("place") - by, place_to=F("place_to") - by)
-    _tickets_restore(payload, created)
+    _tickets_restore(payload, created, entries)
     # Free every seat the action touched, then put the old ones back: a batch may swap seats.
     Seat.objects.filter(entry_id__in=list(seats) + created.get("entry", [])).delete()
     if created.get("knockout"):  # RULES 9.11: the knockouts of an undone elimination
@@ -395,14 +395,21 @@ MSG_TICKET_USED = (
 )
 
 
-def _tickets_restore(payload: dict[str, Any], created: dict[str, Any]) -> None:
-    """RULES 12.4: the tickets an action issued go with its undo, unless one was used since
-    (refused, nothing changed); the tickets it changed are put back as they were."""
+def _tickets_restore(payload: dict[str, Any], created: dict[str, Any], entries: dict) -> None:
+    """RULES 12.4: the tickets an action issued go with its undo, as does the ticket of an
+    entry whose seat place the undo takes away; unless one was used since (refused, nothing
+    changed). The tickets the action changed are put back as they were."""
+    from django.db.models import Q
+
     from tourney.room_models import Ticket
 
-    if created.get("ticket"):
+    unplaced = [pk for pk, image in entries.items() if image.get("place") is None]
+    if created.get("ticket") or unplaced:
+        doomed = Ticket.objects.filter(
+            Q(pk__in=created.get("ticket") or []) | Q(entry_id__in=unplaced)
+        )
         used = (
-            Ticket.objects.filter(pk__in=created["ticket"], status=Ticket.Status.USED)
+            doomed.filter(status=Ticket.Status.USED)
             .select_related("player", "target", "used_by")
             .first()
         )
@@ -419,6 +426,6 @@ def _tickets_restore(payload: dict[str, Any], created: dict[str, Any]) -> None:
                 status=409,
                 fields={"ticket": used.pk, "entry": used.used_by_id},
             )
-        Ticket.objects.filter(pk__in=created["ticket"]).delete()
+        doomed.delete()
     for pk, fields in (payload.get("tickets") or {}).items():
         Ticket.objects.filter(pk=int(pk)).update(**{f: _restore(v) for f, v in fields.items()})

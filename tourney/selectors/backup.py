@@ -52,7 +52,14 @@ EXPORTED: tuple[type[Model], ...] = (
     ChipCount,
 )
 # Models with a key to Tournament that a backup leaves out on purpose, with the reason.
-NOT_EXPORTED: dict[str, str] = {}
+NOT_EXPORTED: dict[str, str] = {
+    # RULES 12: a ticket joins two tournaments (the satellite that issued it, the target it
+    # registers into); the backup of one tournament restores it alone, so without them (its
+    # places and prizes are in the file). The tournament row is the document's head; its key
+    # to another tournament (a satellite's target) is not restored.
+    "tourney.ticket": "a satellite's ticket names two tournaments; a restored one stands alone",
+    "tourney.tournament": "the document's head; its satellite target is another tournament",
+}
 # Kept by the database itself (triggers): an import lets the database set them again.
 DERIVED = {"tourney.tournament": {"prizes_key"}, "tables.table": {"players"}}
 # Foreign keys to users: written as the username.

@@ -16,6 +16,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.icm import icm_equities
 from tourney.models import Entry, Tournament
 from tourney.selectors.bounties import bounty_totals, has_bounties
+from tourney.selectors.tickets import satellite_payout_for
 
 MSG_DEAL_EXISTS = "A deal is already recorded for this tournament."
 MSG_DEAL_FEW_PLAYERS = "A deal needs at least two players still in."
@@ -106,6 +107,10 @@ def prizes_for(t: Tournament, *, entries: int, pool: int) -> tuple[int, ...]:
             return frozen
         # Money entered after the freeze outside services.money (a late entry by override):
         # the pinned table shares it, so no money is left unpaid.
+    if t.satellite_target_id is not None and (
+        seats := satellite_payout_for(t, entries=entries, pool=pool)
+    ):
+        return seats.prizes()  # RULES 12.2: seats and the leftover cash replace the table
     table = table_of(t, entries)
     if not table:
         return ()
@@ -120,7 +125,7 @@ def place_is_paid(t: Tournament, place: int, *, top: int | None = None) -> bool:
     entries than that number."""
     if t.frozen_prizes is not None:
         return place <= len(t.frozen_prizes)
-    if t.multi_day_event_id is not None:  # RULES 10.6: the event's table, its whole field
+    if t.multi_day_event_id is not None or t.satellite_target_id is not None:  # 10.6, 12.2
         return place <= len(prizes_of(t))
     if t.payout_percentages:
         return place <= len(t.payout_percentages)

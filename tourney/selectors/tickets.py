@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tourney.engine.satellites import SatellitePayout, satellite_payout
 from tourney.models import Tournament
 from tourney.room_models import Ticket
 from tourney.selectors.bounties import buy_in_split
@@ -134,6 +135,15 @@ def seat_value_of(satellite: Tournament) -> int:
     if satellite.seat_value:
         return satellite.seat_value
     return target_price(satellite.satellite_target)
+
+
+def satellite_payout_for(t: Tournament, *, entries: int, pool: int) -> SatellitePayout | None:
+    """RULES 12.2: the satellite's seats and leftover cash for ``entries`` and ``pool``; None
+    for a tournament that is no satellite (or whose seat is worth nothing)."""
+    value = seat_value_of(t)
+    if value < 1:
+        return None
+    return satellite_payout(pool=pool, seat_value=value, entries=entries)
 
 
 def ticket_entry_ids(target_id: int) -> set[int]:

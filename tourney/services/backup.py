@@ -92,9 +92,10 @@ def _users(rows: dict[str, list]) -> dict[str, int]:
 
 
 def _tournament(row: dict[str, Any], users: dict[str, int]) -> Tournament:
-    # A restored day stands alone: its multi-day event (RULES 10) and its league season
-    # (issue 27) are not in the file.
-    fields = _fields(Tournament, row, users, skip=("created_at", "multi_day_event_id", "season_id"))
+    # A restored day stands alone: its multi-day event (RULES 10), its league season
+    # (issue 27) and a satellite's target (RULES 12.1, another tournament) are not in the file.
+    skip = ("created_at", "multi_day_event_id", "season_id", "satellite_target_id")
+    fields = _fields(Tournament, row, users, skip=skip)
     base = fields.get("slug") or slugify(fields.get("name") or "") or "tournament"
     slug, n = base, 1
     while Tournament.objects.filter(slug=slug).exists():

@@ -53,6 +53,7 @@ from tourney.selectors.money import (
     table_of,
     window_passed,
 )
+from tourney.services.ticket_issue import tickets_issue
 
 ENTRY = Entry._meta.db_table
 MSG_NOT_IN_PLAY = "Only a player still in play can rebuy or take the add-on."
@@ -84,6 +85,7 @@ MSG_DEAL_MONEY_OPEN = (
     "Close registration and the rebuy period first: money still coming in would change "
     "the prizes the deal shares."
 )
+MSG_SATELLITE_TABLE = "A satellite pays seats (RULES 12.2): its payout table cannot be set."
 MSG_ALREADY_CLOSED = "Registration (and the rebuy period) are already closed."
 MSG_DEAL_NOT_AGREED = (
     "A deal is recorded only when every player still in agrees (RULES 8.3). Not agreed yet: "
@@ -125,6 +127,7 @@ def prizes_assign(t: Tournament) -> None:
     Entry.objects.filter(tournament=t).filter(
         Q(place__isnull=True) | Q(place__gt=paid - lag, deal_amount__isnull=True)
     ).exclude(prize=0).update(prize=0)
+    tickets_issue(t)  # RULES 12.4: a satellite's seat places hold tickets
 
 
 def prizes_refresh(t: Tournament, *, finishers: tuple[int | None, int] | None = None) -> None:
@@ -169,6 +172,7 @@ def prizes_assign_placed(
         with kept_cursor() as cursor:
             for amount, pk in changed:
                 cursor.execute(f"UPDATE {ENTRY} SET prize = %s WHERE id = %s", [amount, pk])
+    tickets_issue(t)  # RULES 12.4
 
 
 # ---------------------------------------------------------------- shared checks
@@ -360,7 +364,7 @@ def payouts_freeze_locked(t: Tournament, *, actor=None) -> tuple[int, ...]:
     if not table:
         return ()  # nobody entered: nothing to freeze
     pool = pool_for_paid(t, money["paid"])
-    amounts = payouts_engine.payouts(pool=pool, percentages=table, rounding_unit=t.rounding_unit)
+    amounts = prizes_for(t, entries=money["entries"], pool=pool)  # a satellite's: RULES 12.2
     _note_prize_fields()
     t.payout_percentages = list(table)
     t.frozen_prizes = list(amounts)
@@ -413,6 +417,8 @@ def payouts_set(
     }
     with _action(tournament_id, "payouts_set", kwargs, running=False) as t:
         refuse_after_deal(t)
+        if t.satellite_target_id is not None:  # RULES 12.2: its seats are its payouts
+            raise DomainError("satellite_payouts", MSG_SATELLITE_TABLE, status=409)
         money = money_in(t)
         frozen = t.frozen_prizes is not None
         table = t.payout_percentages if percentages is None else new_table

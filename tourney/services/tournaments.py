@@ -21,6 +21,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Level, Tournament
 from tourney.selectors.clock import anchor_of, structure_items
+from tourney.selectors.satellites import satellite_options
 from tourney.services.clock import _store_anchor
 from tourney.services.entries import MSG_NAME_REQUIRED
 
@@ -177,6 +178,7 @@ def tournament_create(
         raise DomainError("bad_input", MSG_TOO_MANY_TABLES, fields={"tables": MSG_TOO_MANY_TABLES})
     # RULES 9.1, 9.3, 9.4: refused before anything is written
     options = {**(options or {}), **bounty_options(options or {})}
+    options = satellite_options(options)  # RULES 12.1: the target checked, as an id
     chip_set = tuple(chips or DEFAULT_CHIPS)
     if levels:
         items = structure_engine.parse_levels(levels)

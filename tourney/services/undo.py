@@ -175,7 +175,10 @@ def _services() -> dict[str, Any]:
         "flight_end_set": flights.flight_end_set,  # RULES 10.2
         "chip_counts_record": chip_counts.chip_counts_record,  # RULES 10.8
     }
-    from tourney.services import tickets
+    from tourney.services import satellites, tickets
+
+    table["satellite_set"] = satellites.satellite_set  # RULES 12.1
+    table["satellite_deal"] = satellites.satellite_deal  # RULES 12.8
 
     table["ticket_register"] = tickets.ticket_register  # RULES 12.5 (takes the target's id)
     table["ticket_refund"] = lambda tournament_id, **kw: tickets.ticket_refund(**kw)
