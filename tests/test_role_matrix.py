@@ -123,6 +123,24 @@ RULES = {
     "tourney-players-changes": DIRECTOR_PAGE,
     # Issue 27, leagues: a season's public standings, by its link (as the display's)
     "tourney-public-standings": PUBLIC,
+    # Issue 28, lobby displays: the public lobby and its state by the lobby's link; the API
+    # reads are the desk's, the writes the director's
+    "tourney-lobby": PUBLIC,
+    "tourney-lobby-state": PUBLIC,
+    "lobbies_get": API_DESK,
+    "lobby_create": API_DIRECTOR,
+    "lobby_get": API_DESK,
+    "lobby_patch": API_DIRECTOR,
+    "lobby_delete": API_DIRECTOR,
+    "lobby_state_get": PUBLIC,
+    # Issue 28, the room (RULES 13): the home's rows and the past events are the desk's (as
+    # the home); the room's settings page and its write the director's
+    "tourney-home-rows": DESK_PAGE,
+    "tourney-past": DESK_PAGE,
+    "tourney-room": DIRECTOR_PAGE,
+    "room_get": API_DESK,
+    "room_put": API_DIRECTOR,
+    "room_tournaments_get": API_DESK,
 }
 PREFIX_RULES = [
     ("tourney-dashboard", DIRECTOR_PAGE),
@@ -132,6 +150,7 @@ PREFIX_RULES = [
     # issue 27, leagues: every league and season screen is the director's
     ("tourney-league", DIRECTOR_PAGE),
     ("tourney-season", DIRECTOR_PAGE),
+    ("tourney-lobbies", DIRECTOR_PAGE),  # issue 28: the lobby displays' director screens
 ]
 
 
@@ -197,6 +216,7 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
         "player_id": entry.player_id,
         "league_id": 1,  # issue 27: none exists; directors get a 404, the others are refused
         "season_id": 1,
+        "lobby_id": 1,  # issue 28: none exists, as the league
     }
     sessions = {"anon": Client()}
     apis = {"anon": ApiClient(None)}
@@ -287,6 +307,7 @@ def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(
         "player_id": 1,
         "league_id": 1,
         "season_id": 1,
+        "lobby_id": 1,
     }
     c = Client(enforce_csrf_checks=True)
     c.force_login(director)
