@@ -102,6 +102,10 @@ RULES = {
     "tournament_season_put": API_DIRECTOR,
     "season_standings_get": API_DESK,
     "public_standings_get": PUBLIC,
+    # Issue 28, the desk across events: the events a desk registers into, a full event's
+    # waiting list
+    "events_open_get": API_DESK,
+    "waiting_list_create": API_DESK,
     # Issue 10: the users page, the display-link rotation, one log event's before and after.
     "tourney-dashboard-users": DIRECTOR_PAGE,
     "tourney-rules": DIRECTOR_PAGE,  # the rule book (docs/rules.md), issue 22
