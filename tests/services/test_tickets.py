@@ -182,3 +182,19 @@ def test_transfer_refused_unless_transferable(pair, director):
     action_undo(tournament_id=sat.pk, actor=director)
     ticket.refresh_from_db()
     assert ticket.player_id == owner
+
+
+def test_desk_totals_count_ticket_entries_apart_from_cash(pair, director):
+    from tourney.selectors.desk import desk_totals
+
+    sat, target, ticket = pair
+    services.entry_register(tournament_id=target.pk, name="Cash Payer", actor=director)
+    svc.ticket_register(ticket_id=ticket.pk, actor=director)
+    total = desk_totals(target)["total"]
+    # RULES 12.5: two entries, one paid in cash (5,500), one by the ticket
+    assert (total["entries"], total["money"], total["tickets"], total["ticket_money"]) == (
+        2,
+        5500,
+        1,
+        5500,
+    )

@@ -36,6 +36,7 @@ from tourney.selectors.bounties import bounty_totals, has_bounties, heads_shown
 from tourney.selectors.clock import clock_read
 from tourney.selectors.flights import flight_warnings
 from tourney.selectors.money import window_passed
+from tourney.selectors.tickets import ticket_entry_ids
 
 UNDO_SECONDS = 60  # a clerk may undo their last registration within a minute
 SEARCH_LIMIT = 8
@@ -432,6 +433,7 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
         if start <= at < end:
             today.append((actor_id, kind, amount))
     blank = {"entries": 0, "reentries": 0, "rebuys": 0, "addons": 0, "money": 0, "bounty": 0}
+    blank.update(tickets=0, ticket_money=0)  # RULES 12.5: entries by a satellite's ticket
     by_clerk: dict[int | None, dict[str, int]] = defaultdict(lambda: dict(blank))
     # Today's entries summed by clerk in the database; an entry is a re-entry when the same
     # player has an entry with a lower number in this tournament (any day).
@@ -453,6 +455,7 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
             )
             for pk, clerk in cursor.fetchall():
                 by_clerk[clerk]["money"] -= extras[pk]
+    _ticket_entries(t, bounds, extras, by_clerk)  # RULES 12.5: no cash for these
     for actor_id, kind, amount in today:
         row = by_clerk[actor_id]
         row["rebuys" if kind == "entry_rebuy" else "addons"] += 1
@@ -475,7 +478,30 @@ def desk_totals(t: Tournament, day: date | None = None) -> dict[str, Any]:
     total = {key: sum(r[key] for r in rows) for key in blank}
     total["money_text"] = money_exact(total["money"])
     total["bounty_text"] = money_exact(total["bounty"])
+    total["ticket_money_text"] = money_exact(total["ticket_money"])
     return {"day": day, "rows": rows, "total": total, **_bounty_money(t)}
+
+
+def _ticket_entries(t: Tournament, bounds: list, extras: dict, by_clerk: dict) -> None:
+    """RULES 12.5: today's entries registered with a satellite's ticket brought no cash: their
+    buy-in parts (less the rebuys and add-ons they bought since, counted apart) leave the
+    clerk's money and are counted as ``tickets`` and ``ticket_money``."""
+    ids = list(ticket_entry_ids(t.pk))
+    if not ids:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, created_by_id, paid + bounty_paid + fee_paid FROM {_ENTRIES} "
+            f"WHERE tournament_id = %s AND created_at >= %s AND created_at < %s "
+            f"AND id IN ({marks(ids)})",
+            [t.pk, *bounds, *ids],
+        )
+        for pk, clerk, paid in cursor.fetchall():
+            part = int(paid) - extras.get(pk, 0)
+            row = by_clerk[clerk]
+            row["money"] -= part
+            row["tickets"] += 1
+            row["ticket_money"] += part
 
 
 def _bounty_money(t: Tournament) -> dict[str, Any]:
