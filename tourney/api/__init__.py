@@ -15,6 +15,7 @@ from tourney.api import (
     chip_counts,
     clock,
     colorup,
+    desk_events,
     flights,
     floor,
     leagues,
@@ -50,6 +51,7 @@ ROUTERS = (
     players,
     leagues,
     room,
+    desk_events,
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view
