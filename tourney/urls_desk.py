@@ -10,7 +10,9 @@ urlpatterns = [
     path("desk/<int:tournament_id>/side/", desk.side, name="tourney-desk-side"),
     path("desk/<int:tournament_id>/register/", desk.register, name="tourney-desk-register"),
     path("desk/<int:tournament_id>/undo/", desk.undo, name="tourney-desk-undo"),
-    # Issue 28: the other events, and their waiting lists joined from this desk
+    # Issue 28: a satellite's ticket registers at no charge (RULES 12.5); the other events,
+    # and their waiting lists joined from this desk
+    path("desk/<int:tournament_id>/ticket/", desk.ticket, name="tourney-desk-ticket"),
     path("desk/<int:tournament_id>/events/", desk_events.panel, name="tourney-desk-events"),
     path(
         "desk/<int:tournament_id>/events/waiting-list/",

@@ -182,3 +182,70 @@ def test_strangers_cannot_join_a_waiting_list(two, stranger):
     r = c.post(reverse("tourney-desk-events-join", args=[a.pk]), {"event": b.pk, "name": "Z"})
     assert r.status_code == 403
     assert not Player.objects.filter(name="Z").exists()
+
+
+# ---------------------------------------------------------------- satellites' tickets (RULES 12.5)
+
+
+@pytest.fixture
+def ticket(director):
+    """A main event (55.00) and a ticket into it, won by Sam Sat in satellite #N."""
+    from tourney.models import Tournament
+    from tourney.room_models import Ticket
+
+    main = _event(director, "Main Event")
+    sat = _event(director, "Sat 55")
+    Tournament.objects.filter(pk=sat.pk).update(satellite_target=main, seat_value=5500)
+    won = services.entry_register(tournament_id=sat.pk, name="Sam Sat", actor=director)
+    return Ticket.objects.create(
+        satellite=sat, target=main, entry=won, player=won.player, value=5500
+    )
+
+
+def test_the_search_shows_a_players_ticket_and_registers_with_it(clerk, ticket):
+    main, sat = ticket.target, ticket.satellite
+    html = clerk.get(
+        reverse("tourney-desk-search", args=[main.pk]), {"q": "sam"}, **HTMX
+    ).content.decode()
+    assert f"Ticket from satellite #{sat.pk} (Sat 55)" in html
+    assert "Register with ticket" in html and "pays 55.00" in html
+    assert f'name="ticket" value="{ticket.pk}"' in html
+    # not at another event's desk: the ticket is into the main event only
+    other = clerk.get(reverse("tourney-desk-search", args=[sat.pk]), {"q": "sam"}, **HTMX)
+    assert "Register with ticket" not in other.content.decode()
+    r = clerk.post(reverse("tourney-desk-ticket", args=[main.pk]), {"ticket": ticket.pk}, **HTMX)
+    assert r.status_code == 200
+    html = r.content.decode()
+    entry = Entry.objects.get(tournament=main, player=ticket.player)
+    ticket.refresh_from_db()
+    assert (ticket.status, ticket.used_by_id) == ("used", entry.pk)
+    assert f"Paid by ticket from satellite #{sat.pk}: no charge." in html
+    assert f'data-testid="card-paid">Paid by ticket from satellite #{sat.pk}<' in html
+    # the desk's undo gives the ticket back
+    r = clerk.post(reverse("tourney-desk-undo", args=[main.pk]), {"entry": entry.pk}, **HTMX)
+    assert r.status_code == 200, r.content.decode()
+    ticket.refresh_from_db()
+    assert (ticket.status, ticket.used_by_id) == ("issued", None)
+    assert not Entry.objects.filter(pk=entry.pk).exists()
+
+
+def test_a_used_or_unknown_ticket_is_refused_in_place(clerk, ticket, director):
+    main = ticket.target
+    from tourney.services.tickets import ticket_register
+
+    ticket_register(ticket_id=ticket.pk, actor=director)
+    before = (Entry.objects.count(), Event.objects.count())
+    for data, status, code in (
+        ({"ticket": ticket.pk}, 409, "ticket_used"),
+        ({"ticket": "x"}, 400, "bad_input"),
+        ({"ticket": 10**9}, 404, "ticket_not_found"),
+    ):
+        r = clerk.post(reverse("tourney-desk-ticket", args=[main.pk]), data, **HTMX)
+        assert r.status_code == status
+        assert f'data-code="{code}"' in r.content.decode()
+    # a ticket into another event is no ticket of this desk
+    r = clerk.post(
+        reverse("tourney-desk-ticket", args=[ticket.satellite_id]), {"ticket": ticket.pk}, **HTMX
+    )
+    assert r.status_code == 404
+    assert (Entry.objects.count(), Event.objects.count()) == before

@@ -34,6 +34,7 @@ from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.selectors.bounties import bounty_totals, has_bounties, heads_shown
 from tourney.selectors.clock import clock_read
+from tourney.selectors.desk_events import ticket_used_by, tickets_into
 from tourney.selectors.flights import flight_warnings
 from tourney.selectors.money import window_passed
 from tourney.selectors.tickets import ticket_entry_ids
@@ -221,6 +222,7 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
         here[e.player_id].append(e)
     where = _seats(t, [e.pk for es in here.values() for e in es])
     warnings = flight_warnings(t, {p.pk: p.name for p in players})  # RULES 10.3: flights only
+    tickets = tickets_into(t, [p.pk for p in players])  # issue 28: RULES 12.5, no charge
     rows = []
     for p in players:
         mine = here.get(p.pk, [])
@@ -247,6 +249,7 @@ def player_search(t: Tournament, query: str, limit: int = SEARCH_LIMIT) -> list[
                 "entries_here": len(mine),
                 "reentries_left": max(0, t.reentries_allowed - (len(mine) - 1)) if mine else 0,
                 "flight_warning": warnings.get(p.pk, ""),
+                "tickets": tickets.get(p.pk, []) if action in ("register", "reenter") else [],
             }
         )
     return rows
@@ -282,6 +285,8 @@ def seat_card(t: Tournament, entry: Entry) -> dict[str, Any]:
         "flight_warning": flight_warnings(t, {entry.player_id: entry.player.name}).get(
             entry.player_id, ""
         ),
+        # issue 28: registered with a satellite's ticket, the card says so instead of a price
+        "ticket": ticket_used_by(entry),
     }
 
 

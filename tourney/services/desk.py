@@ -21,6 +21,7 @@ from tourney.core.events import event_payload_set, record_event
 from tourney.core.locking import lock_tournament, tournament_action
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Player, Tournament
+from tourney.room_models import Ticket
 from tourney.selectors.desk import UNDO_SECONDS
 from tourney.services import money
 from tourney.services.entries import entry_reenter, entry_register, place_lag_step
@@ -136,6 +137,12 @@ def entry_registration_undo(
             "events": [registered.pk, *reentered],
             "player_removed": False,
         }
+        # RULES 12.5: the ticket it was registered with is the player's again, unused
+        payload["ticket"] = Ticket.objects.filter(used_by=e).values_list("pk", flat=True).first()
+        if payload["ticket"] is not None:
+            Ticket.objects.filter(pk=payload["ticket"]).update(
+                status=Ticket.Status.ISSUED, used_by=None
+            )
         payload.update(_registration_removed(t, e, moves, payload["events"]))
         Event.objects.filter(pk__in=payload["events"]).update(undone=True)
         record_event(t, "entry_registration_undone", payload, actor)
@@ -146,6 +153,9 @@ def entry_registration_undo(
             else []
         )
     return payload
+
+
+OWN_KINDS = ("entry_reentered", "ticket_used")
 
 
 def _registration_undoable(t: Tournament, e: Entry) -> tuple[Event, list[int], list[Move]]:
@@ -161,10 +171,12 @@ def _registration_undoable(t: Tournament, e: Entry) -> tuple[Event, list[int], l
     moves = list(Move.objects.filter(entry=e).order_by("pk"))
     later = Event.objects.filter(
         tournament=t, pk__gt=registered.pk if registered else 0, payload__entry=e.pk
-    ).exclude(kind="entry_reentered")
+    ).exclude(kind__in=OWN_KINDS)
+    # its re-entry, and the satellite's ticket it was registered with (RULES 12.5), are the
+    # registration's own events
     reentered = list(
         Event.objects.filter(
-            tournament=t, kind="entry_reentered", payload__entry=e.pk, undone=False
+            tournament=t, kind__in=OWN_KINDS, payload__entry=e.pk, undone=False
         ).values_list("pk", flat=True)
     )
     own = [registered.pk, *reentered] if registered else []

@@ -25,6 +25,7 @@ from tourney.models import Entry, Player, Tournament
 from tourney.roles import is_desk, is_director
 from tourney.selectors import desk as desk_reads
 from tourney.services import desk, money
+from tourney.services.tickets import ticket_register
 from tourney.views import desk_panel, public_url
 from tourney.views.formatting import qr_svg
 
@@ -274,6 +275,38 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     verb = "Re-entered" if kind == "reentered" else "Registered"
     messages.success(
         request, f"{verb} #{entry.number} {card['name']}: {_placed(card)}.{_new_bounty(card)}"
+    )
+    _say_opened(request, entry)
+    return _done(request, t, entry)
+
+
+MSG_BAD_TICKET = "Choose the player's ticket from the list."
+
+
+@login_required
+@require_POST
+def ticket(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Issue 28, RULES 12.5: register a player with their satellite's ticket into this event,
+    at no charge (``services.tickets.ticket_register``); refusals in place, as Enter's."""
+    t = _tournament(request, tournament_id)
+    raw = request.POST.get("ticket", "").strip()
+    ticket_id = int(raw) if raw.isdigit() and 0 < int(raw) < desk.MAX_ID else None
+    try:
+        if ticket_id is None:
+            raise DomainError("bad_input", MSG_BAD_TICKET, fields={"ticket": MSG_BAD_TICKET})
+        entry = ticket_register(ticket_id=ticket_id, actor=request.user, tournament_id=t.pk)
+    except DomainError as exc:
+        card_entry = None
+        if exc.code == "player_in_play":
+            card_entry = _entry_or_none(t, exc.fields.get("entry"))
+        context = _main_context(request, t, card_entry=card_entry, error=exc)
+        return _answer(request, t, context, status=exc.status)
+    card = desk_reads.seat_card(t, entry)
+    label = card["ticket"]["label"] if card["ticket"] else "Paid by ticket"
+    messages.success(
+        request,
+        f"Registered #{entry.number} {card['name']}: {_placed(card)}. {label}: no charge."
+        f"{_new_bounty(card)}",
     )
     _say_opened(request, entry)
     return _done(request, t, entry)
