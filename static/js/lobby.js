@@ -160,10 +160,12 @@
     if (card.flight_line) art.appendChild(el("p", "ev-flight", card.flight_line));
     var clock = el("div", "ev-clock");
     var parts = { art: art, badge: badge, card: card };
-    parts.level = clock.appendChild(el("p", "ev-level", registering ? (card.starts_text ? "Starts" : "Starting soon") : ""));
-    parts.countdown = clock.appendChild(el("p", "ev-countdown" + (registering ? " ev-start" : "")));
-    if (registering) {
-      parts.countdown.textContent = card.starts_text || "–";
+    // Registering with a start time: the time it starts; else the clock, as the TV has it.
+    var startView = registering && !!card.starts_text;
+    parts.level = clock.appendChild(el("p", "ev-level", startView ? "Starts" : ""));
+    parts.countdown = clock.appendChild(el("p", "ev-countdown" + (startView ? " ev-start" : "")));
+    if (startView) {
+      parts.countdown.textContent = card.starts_text;
       parts.soon = clock.appendChild(el("p", "ev-soon"));
     } else {
       parts.countdown.setAttribute("role", "timer");
@@ -199,15 +201,18 @@
   /* A card's moving parts at server time `now`; true when its clock is past what it holds. */
   function renderCard(p, now) {
     var card = p.card;
-    if (card.phase === "registering") {
+    var registering = card.phase === "registering";
+    if (p.soon) {
       setText(p.badge, "Registering");
-      if (p.soon) setText(p.soon, card.starts_at_ms ? startsIn(card.starts_at_ms - now) : "");
+      setText(p.soon, startsIn(card.starts_at_ms - now));
       return false;
     }
     var c = clockAt(card, now);
     var item = c.item || {};
     var isBreak = item.kind === "break";
-    var note = { not_started: "Starting soon", paused: "Paused", finished: card.flight_line ? "Day over" : "Complete" }[c.status];
+    var note = { paused: "Paused", finished: card.flight_line ? "Day over" : "Complete" }[c.status];
+    if (registering) note = "Registering";
+    else if (!note && isBreak) note = "Break";
     setText(p.badge, note || (card.hand_for_hand ? "Hand for hand" : "Running"));
     setText(p.level, isBreak ? "Break" : (item.number ? "Level " + item.number : ""));
     setText(p.countdown, c.status === "finished" ? "0:00" : duration(c.remaining));
@@ -221,6 +226,7 @@
     var art = p.art;
     art.classList.toggle("is-break", isBreak);
     art.classList.toggle("is-paused", c.status === "paused");
+    art.classList.toggle("is-not_started", c.status === "not_started");
     art.classList.toggle("is-finished", c.status === "finished");
     art.classList.toggle("is-last-minute", c.status === "running" && c.remaining <= 60000);
     art.dataset.levelIndex = String(c.index);
