@@ -84,3 +84,36 @@ def test_a_player_joins_another_events_waiting_list_from_this_desk(
     assert alternates.all_inner_texts() == ["#3 Ann Lee"]
     assert page.locator("[data-testid=seats-free]").inner_text() == "0"
     screenshot(page, "desk-other-events-turbo-1366x768")
+
+
+def test_a_ticket_holder_registers_with_the_ticket_at_no_charge(
+    page, live_url, director, desk_clerk, screenshot
+):
+    from tourney.models import Tournament
+    from tourney.room_models import Ticket
+
+    main = _event(director, "Sunday Main", tables=2)
+    sat = _event(director, "Mega Satellite")
+    Tournament.objects.filter(pk=sat.pk).update(satellite_target=main, seat_value=5500)
+    won = services.entry_register(tournament_id=sat.pk, name="Sam Winner", actor=director)
+    ticket = Ticket.objects.create(
+        satellite=sat, target=main, entry=won, player=won.player, value=5500
+    )
+    log_in(page, live_url, f"/desk/{main.pk}/", user="clerk", password="clerk-pass-123")
+    page.locator("#desk-name").type("sam w")
+    found = page.locator("#desk-results .opt", has_text="Sam Winner")
+    found.wait_for()
+    note = found.locator("[data-testid=search-ticket]").inner_text()
+    assert note == f"Ticket from satellite #{sat.pk} (Mega Satellite)"
+    page.set_viewport_size({"width": 1366, "height": 768})
+    screenshot(page, "desk-ticket-search-1366x768")
+    page.keyboard.press("Enter")  # the ticket's button is the row's first choice
+    page.locator("#seat-card .sc-name", has_text="Sam Winner").wait_for()
+    paid = page.locator("#seat-card [data-testid=card-paid]").inner_text()
+    assert paid == f"Paid by ticket from satellite #{sat.pk}"
+    ticket.refresh_from_db()
+    entry = Entry.objects.get(tournament=main, player=won.player)
+    assert (ticket.status, ticket.used_by_id) == ("used", entry.pk)
+    screenshot(page, "desk-ticket-card-1366x768")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    screenshot(page, "desk-ticket-card-1920x1080")
