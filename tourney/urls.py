@@ -7,9 +7,14 @@ from django.views.generic import RedirectView
 from tourney.api import api
 from tourney.views import money as money_views
 from tourney.views import pages
+from tourney.views import room as room_views
 
 urlpatterns = [
     path("", pages.home, name="home"),
+    # Issue 28: the home's rows (polled), the past events, the room's settings (RULES 13)
+    path("home/rows/", room_views.home_rows, name="tourney-home-rows"),
+    path("past/", room_views.past_events, name="tourney-past"),
+    path("td/room/", room_views.room_settings, name="tourney-room"),
     # Browsers ask for /favicon.ico where a page names no icon (a CSV, a JSON): no 404 noise.
     path(
         "favicon.ico",
@@ -27,6 +32,7 @@ urlpatterns = [
         name="tourney-results-print",
     ),
     path("", include("tourney.urls_dashboard")),
+    path("", include("tourney.urls_satellites")),  # RULES 12
     path("", include("tourney.urls_events")),
     path("", include("tourney.urls_bags")),
     path("", include("tourney.urls_players")),

@@ -1,6 +1,7 @@
 """The row writes every table service is built of: seats taken (``apply_moves``, with the
-Move rows to announce) and freed (``unseat``), tables opened (``tables_open``). Called inside
-a tournament service's transaction, the tournament row already locked."""
+Move rows to announce) and freed (``unseat``), tables opened (``tables_open``, numbered by the
+room: RULES 13). Called inside a tournament service's transaction, the tournament row already
+locked."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Max
 from django.utils import timezone
 
 from tables.engine import model as em
@@ -16,9 +16,12 @@ from tables.models import Move, Seat, Table
 from tables.selectors import ENTRY, SEAT
 from tourney.core.events import event_saved
 from tourney.core.journal import current as journal_current
+from tourney.core.locking import lock_room_tables
 from tourney.core.rows import kept_cursor
 from tourney.core.rows import marks as in_marks
-from tourney.models import Entry, Event, Tournament
+from tourney.engine.errors import DomainError
+from tourney.models import Entry, Event, Room, Tournament
+from tourney.selectors.room import events_using, tables_in_use
 
 MSG_TABLE_BROKEN = "That table is broken (closed): choose an open table."
 MSG_BAD_SEAT = (
@@ -185,12 +188,49 @@ def unseat(t: Tournament, entry_ids: Sequence[int], *, noted: bool = False) -> N
             )
 
 
+MSG_NO_FREE_TABLE = (
+    "No free table in the room: its floor plan has {count} table(s), and {free} of them "
+    "{free_verb} free for this event ({needed} needed). In use: {using}. Break a table in "
+    "another event, or add tables to the floor plan (the room's settings)."
+)
+
+
+def _numbers(t: Tournament, count: int) -> list[int]:
+    """The numbers of ``count`` new tables (RULES 13.1-13.2): none open in another unfinished
+    event, none this tournament has had (a number is unique per tournament); the floor plan's
+    first free ones, or without a plan the next ones after this tournament's highest."""
+    lock_room_tables()  # two events opening tables at once never get the same number
+    mine = set(Table.objects.filter(tournament=t).values_list("number", flat=True))
+    in_use = tables_in_use(exclude_tournament_id=t.pk)
+    taken = mine | {row["number"] for row in in_use}
+    room = Room.objects.filter(pk=1).first()
+    plan = [int(n) for n in (room.floor_plan if room else None) or []]
+    if not plan:  # a home game: counting up, around the numbers other events hold
+        out: list[int] = []
+        n = max(mine, default=0)
+        while len(out) < count:
+            n += 1
+            if n not in taken:
+                out.append(n)
+        return out
+    free = [n for n in plan if n not in taken]
+    if len(free) < count:
+        message = MSG_NO_FREE_TABLE.format(
+            count=len(plan),
+            free=len(free),
+            free_verb="is" if len(free) == 1 else "are",
+            needed=count,
+            using=events_using(in_use) or "none",
+        )
+        raise DomainError("no_free_table", message, status=409)
+    return free[:count]
+
+
 def tables_open(t: Tournament, *, count: int = 1) -> list[Table]:
-    """Open ``count`` new tables numbered after the highest so far."""
-    top = Table.objects.filter(tournament=t).aggregate(m=Max("number"))["m"] or 0
+    """Open ``count`` new tables, numbered by the room (``_numbers``, RULES 13.1)."""
     rows = Table.objects.bulk_create(
         Table(tournament=t, number=n, seats=t.seats_per_table, break_rank=-n)
-        for n in range(top + 1, top + 1 + count)
+        for n in _numbers(t, count)
     )
     if j := journal_current():
         j.note_created("table", [r.pk for r in rows])

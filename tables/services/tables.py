@@ -23,7 +23,8 @@ MSG_NO_ROOM = "The other tables have no room for this table's players."
 
 
 def table_open(*, tournament_id: int, count: int = 1, actor=None) -> list[Table]:
-    """The director opens tables (numbered after the highest); they break first (RULES 3.5)."""
+    """The director opens tables (numbered by the room, RULES 13.1); they break first (RULES
+    3.5)."""
     if not 1 <= count <= 100:
         raise DomainError("bad_input", "Open between 1 and 100 tables.", fields={"count": count})
     with tournament_action(tournament_id) as t:

@@ -11,6 +11,7 @@ import jsonschema_rs
 import pytest
 import time_machine
 
+from tables.models import Table
 from tests.conftest import TWO_LEVELS
 from tourney.api import api
 from tourney.models import ChipCount, Entry, Event, MultiDayEvent, Tournament
@@ -90,7 +91,9 @@ def _ended_flight(director_api, desk_api, flights=("A",)) -> tuple[dict, list[di
     return event, entries[2:]
 
 
-def _bag_table(director_api, tid: int, counts: dict[int, int], table: int = 1):
+def _bag_table(director_api, tid: int, counts: dict[int, int], table: int | None = None):
+    if table is None:  # the flight's one table: its number is the room's (RULES 13.1)
+        table = Table.objects.filter(tournament_id=tid).order_by("number")[0].number
     body = {"table": table, "counts": [{"entry": e, "chips": c} for e, c in counts.items()]}
     return director_api.post(_bags(tid), body)
 

@@ -15,7 +15,7 @@ from tables.models import Move, Seat, Table
 from tourney import services
 from tourney.core import locking
 from tourney.engine.errors import DomainError
-from tourney.models import Entry, Event
+from tourney.models import Entry, Event, Tournament
 from tourney.services.undo import action_undo
 
 pytestmark = pytest.mark.django_db
@@ -93,11 +93,14 @@ def test_the_draw_replays_from_the_seed(director):
     def seats_for(seed):
         t = services.tournament_create(actor=director, name="S", tables=2, seed=seed)
         register(t, 12, director)
-        return sorted(
+        seats = sorted(
             Seat.objects.filter(tournament=t).values_list(
                 "entry__player__name", "table__number", "number"
             )
         )
+        # RULES 13.1: done with, its tables 1 and 2 are free for the next one
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+        return seats
 
     assert seats_for(5) == seats_for(5)
     assert seats_for(5) != seats_for(6)
@@ -616,10 +619,11 @@ def test_the_event_started_with_the_tables_open_when_play_began(director):
 
     six = make(director, tables=5, seats=9)
     register(six, 40, director)  # five tables of nine are needed
-    ts.table_open(tournament_id=six.pk, count=1, actor=director)  # before the start: counts
+    (opened,) = ts.table_open(tournament_id=six.pk, count=1, actor=director)  # counts
     six.refresh_from_db()
     assert six.started_tables == 6
-    ts.table_close(tournament_id=six.pk, table_number=6, actor=director)
+    # RULES 13.1: the first event holds tables 1-6, so this one's are numbered after them
+    ts.table_close(tournament_id=six.pk, table_number=opened.number, actor=director)
     services.clock_action(tournament_id=six.pk, action="start", actor=director)
     six.refresh_from_db()
     assert six.started_tables == 5  # the table closed before play: it started with five

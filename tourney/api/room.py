@@ -7,6 +7,8 @@ Readings:
 
 * The undo goes through ``player_action_undo``: ``room_undo`` of any room action, refused
   (``players_entered``) when it would delete a player who has entered a tournament since.
+* Issue 28, the room itself (RULES 13): ``GET``/``PUT /room`` (its name, floor plan and the
+  tables in use) and ``GET /room/tournaments`` (the director home's rows, with their alerts).
 * ``action`` in a write's answer is the id of the room action it recorded, found among the
   caller's latest actions of that kind by what it wrote (the services return the rows, not the
   log's row).
@@ -22,10 +24,13 @@ from ninja import Field, Query, Router, Schema
 
 from tourney.api import auth as api_auth
 from tourney.api import schemas as out
-from tourney.api.common import need_director
+from tourney.api.common import need_desk, need_director
 from tourney.core.room_journal import room_log
 from tourney.engine.numbers import MAX_ID
 from tourney.models import Event
+from tourney.selectors import room as room_reads
+from tourney.selectors import room_home
+from tourney.services import room as room_writes
 from tourney.services.players import player_action_undo
 
 router = Router(tags=["room actions"], **out.ROUTER_OPTIONS)
@@ -102,3 +107,109 @@ def room_action_undo(request, event_id: int):
     need_director(request)
     undo = player_action_undo(event_id=row_id(event_id), actor=request.user)
     return {"undid": undo.payload["undid"], "kind": undo.payload["kind"]}
+
+
+# ---------------------------------------------------------------- the room (issue 28)
+
+
+class TableInUseOut(out.Out):
+    number: int
+    tournament_id: int
+
+
+class RoomOut(out.Out):
+    name: str
+    floor_plan: list[int]
+    tables_in_use: list[TableInUseOut]
+
+
+class RoomIn(Schema):
+    name: str = Field(default="", max_length=200)
+    # the table numbers in the order they are handed out, or ranges as typed ("1-20, 40")
+    floor_plan: list[int] | str = Field(default_factory=list)
+
+
+class AlertOut(out.Out):
+    code: str
+    message: str
+
+
+class HomeLevelOut(out.Out):
+    kind: str
+    number: int | None
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: int
+
+
+class HomeRowOut(out.Out):
+    id: int
+    name: str
+    starts_at: str | None
+    status: str
+    level: HomeLevelOut | None
+    remaining_ms: int | None
+    clock_running: bool
+    players_left: int
+    entries: int
+    tables: list[int]
+    alerts: list[AlertOut]
+
+
+class HomeRowsOut(out.Out):
+    tournaments: list[HomeRowOut]
+
+
+def _room() -> dict[str, Any]:
+    read = room_reads.room_read()
+    return {
+        "name": read["name"],
+        "floor_plan": read["floor_plan"],
+        "tables_in_use": [
+            {"number": r["number"], "tournament_id": r["tournament_id"]}
+            for r in read["tables_in_use"]
+        ],
+    }
+
+
+@router.get(
+    "/room",
+    auth=api_auth.DESK,
+    response=RoomOut,
+    summary="The room: its name, its floor plan and the tables in use now (RULES 13)",
+)
+def room_get(request):
+    need_desk(request)
+    return _room()
+
+
+@router.put(
+    "/room",
+    auth=api_auth.DIRECTOR,
+    response=RoomOut,
+    summary="Set the room's name and floor plan (refused if it leaves out a table in use)",
+)
+def room_put(request, payload: RoomIn):
+    need_director(request)
+    room_writes.room_update(name=payload.name, floor_plan=payload.floor_plan, actor=request.user)
+    return _room()
+
+
+HOME_KEYS = tuple(HomeRowOut.model_fields)
+
+
+@router.get(
+    "/room/tournaments",
+    auth=api_auth.DESK,
+    response=HomeRowsOut,
+    summary="Today's and upcoming events with their clocks, fields, tables and alerts",
+)
+def room_tournaments_get(request):
+    need_desk(request)
+    rows = []
+    for r in room_home.home_rows():
+        row = {k: r[k] for k in HOME_KEYS}
+        row["starts_at"] = r["starts_at"].isoformat() if r["starts_at"] else None
+        rows.append(row)
+    return {"tournaments": rows}

@@ -58,6 +58,20 @@ def lock_tournament(tournament_id: int) -> Tournament:
     return t
 
 
+# The room's tables (issue 28, RULES 13.1): one fixed key for PostgreSQL's advisory lock.
+ROOM_TABLES_LOCK = 0x7461626C  # "tabl"
+
+
+def lock_room_tables() -> None:
+    """Serialise, room-wide and to the end of the transaction, the writers that hand out
+    table numbers or change the floor plan: two events opening tables at once never get the
+    same number (RULES 13.1). Taken after the tournament's lock (the one lock order). SQLite
+    serialises every write already."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ROOM_TABLES_LOCK])
+
+
 PRIZE_FIELDS = ("payout_percentages", "frozen_prizes")
 
 
