@@ -145,6 +145,14 @@ RULES = {
     "room_get": API_DESK,
     "room_put": API_DIRECTOR,
     "room_tournaments_get": API_DESK,
+    # Issue 28, satellites (RULES 12): the desk reads tickets and registers with one; the
+    # satellite settings, a refund, a transfer and the satellite's deal are the director's
+    "tickets_get": API_DESK,
+    "ticket_register": API_DESK,
+    "satellite_put": API_DIRECTOR,
+    "ticket_refund": API_DIRECTOR,
+    "ticket_transfer": API_DIRECTOR,
+    "satellite_deal": API_DIRECTOR,
 }
 PREFIX_RULES = [
     ("tourney-dashboard", DIRECTOR_PAGE),
@@ -221,6 +229,7 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
         "league_id": 1,  # issue 27: none exists; directors get a 404, the others are refused
         "season_id": 1,
         "lobby_id": 1,  # issue 28: none exists, as the league
+        "ticket_id": 1,  # issue 28: none exists (RULES 12), as the league
     }
     sessions = {"anon": Client()}
     apis = {"anon": ApiClient(None)}
@@ -312,6 +321,7 @@ def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(
         "league_id": 1,
         "season_id": 1,
         "lobby_id": 1,
+        "ticket_id": 1,
     }
     c = Client(enforce_csrf_checks=True)
     c.force_login(director)

@@ -23,6 +23,7 @@ from tourney.api import (
     players,
     results,
     room,
+    satellites,
     seating,
     structure,
     tournaments,
@@ -52,6 +53,7 @@ ROUTERS = (
     leagues,
     room,
     desk_events,
+    satellites,  # issue 28: satellites and their tickets (RULES 12)
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
+from django.utils.timezone import localtime
 from ninja import Field, Router, Schema, Status
 
 from tourney import services
@@ -22,6 +24,7 @@ router = Router(**out.ROUTER_OPTIONS)
 
 MAX_STAGE = 100_000  # players still in (RULES 9.4)
 MAX_ENVELOPES = 10**6  # of one amount
+MSG_NAIVE_START = "starts_at needs its offset from UTC: 2026-12-05T19:00:00+01:00."
 MSG_ENVELOPE_TWICE = "Give each envelope amount once, with how many envelopes of it."
 
 
@@ -41,6 +44,7 @@ class TournamentIn(Schema):
     added_money: int = Field(default=0, ge=0, le=MAX_MONEY)
     rounding_unit: int = Field(default=100, ge=1, le=10**9)
     seed: int | None = Field(default=None, ge=0, le=2**62)
+    starts_at: datetime | None = None  # issue 28: with its offset, "2026-12-05T19:00:00+01:00"
     levels: list[dict[str, Any]] | None = Field(default=None, max_length=500)  # as PUT levels
     balance_tolerance: int | None = Field(default=None, ge=1, le=9)
     redraw_at_three: bool = True
@@ -57,6 +61,10 @@ class TournamentIn(Schema):
     bounty_cash_percent: int = Field(default=50, ge=0, le=100)
     mystery_from_players: int = Field(default=9, ge=1, le=MAX_STAGE)
     mystery_envelopes: list[EnvelopeIn] | None = Field(default=None, max_length=100)
+    # RULES 12.1: a satellite names its target; its seat value (0: the target's full price)
+    satellite_target: int | None = Field(default=None, ge=1, le=MAX_ID)
+    seat_value: int = Field(default=0, ge=0, le=MAX_MONEY)
+    tickets_transferable: bool = False
 
 
 def envelopes_as_stored(envelopes: list[dict[str, int]]) -> dict[str, int]:
@@ -91,11 +99,13 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
         "redraw_at_one": t.redraw_at_one,
         "race_threshold": t.race_threshold,
         "registration_open": t.registration_open,
+        "starts_at": localtime(t.starts_at, t.zone).isoformat() if t.starts_at else None,
         "bounty_kind": t.bounty_kind,
         "bounty": t.bounty,
         "bounty_cash_percent": t.bounty_cash_percent,
         "mystery_from_players": t.mystery_from_players,
         **(event_fields(t) if t.multi_day_event_id is not None else {}),
+        **(satellite_fields(t) if t.satellite_target_id is not None else {}),
     }
 
 
@@ -104,14 +114,29 @@ class TournamentOut(out.TournamentOut):
     only, that day's place in it (RULES 10.1, 10.2): the event, the day, the flight's letter
     (``null`` on Day 2), its end (the last level by its number, levels counted as the clock
     shows them, breaks not; the field size) and whether its bags are closed. A tournament of
-    no event answers without these keys, as before."""
+    no event answers without these keys, as before. ``starts_at``: when play is to start
+    (issue 28), ``null`` when not set."""
 
+    starts_at: str | None
     multi_day_event: int = out.may_be_absent()
     day: int = out.may_be_absent()
     flight: str | None = None
     end_at_level: int | None = None
     end_at_players: int | None = None
     bagged: bool = out.may_be_absent()
+    # RULES 12.1: a satellite's target, seat value (0: the target's price) and transferability
+    satellite_target: int = out.may_be_absent()
+    seat_value: int = out.may_be_absent()
+    tickets_transferable: bool = out.may_be_absent()
+
+
+def satellite_fields(t: Tournament) -> dict[str, Any]:
+    """A satellite's settings (RULES 12.1), for ``tournament_dict``; absent for any other."""
+    return {
+        "satellite_target": t.satellite_target_id,
+        "seat_value": t.seat_value,
+        "tickets_transferable": t.tickets_transferable,
+    }
 
 
 def event_fields(t: Tournament) -> dict[str, Any]:
@@ -131,6 +156,8 @@ def create_arguments(data: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of ``services.tournament_create`` from a ``TournamentIn``'s
     fields (``data``, taken apart): the named ones, and the rest as its ``options``."""
     envelopes = data.pop("mystery_envelopes")
+    if data.get("starts_at") is not None and data["starts_at"].tzinfo is None:
+        raise DomainError("bad_input", MSG_NAIVE_START, fields={"starts_at": MSG_NAIVE_START})
     if envelopes is not None:
         data["mystery_envelopes"] = envelopes_as_stored(envelopes)
     named = ("name", "seats_per_table", "tables", "starting_stack", "buy_in", "fee", "seed")

@@ -40,6 +40,7 @@ from tourney.selectors.display_chip_counts import chip_leaders_panel
 from tourney.selectors.display_standings import standings_panel
 from tourney.selectors.flights import DayScreen, day_screen, event_pool_so_far, is_flight
 from tourney.selectors.money import pool_of, prizes_of
+from tourney.selectors.satellites import prize_words, seats_of
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape
 # (3: the bounties, issue 25; 4: the chip leaders, issue 26; 5: a multi-day event's day;
@@ -324,6 +325,7 @@ def _results(t: Tournament) -> list[dict[str, Any]]:
     places."""
     lag = t.place_lag
     limit = RESULTS_LIMIT
+    seats = seats_of(t)  # RULES 12.2
     rows = (
         Entry.objects.filter(tournament=t, place__isnull=False)
         .order_by("place", "bust_table", "bust_seat", "number")
@@ -342,7 +344,7 @@ def _results(t: Tournament) -> list[dict[str, Any]]:
             "place": place + lag,
             "place_text": place_text(place + lag, place_to + lag),
             "name": public_name(t.public_names, name, nick),
-            "prize": money_exact(prize) if prize else "",
+            "prize": prize_words(prize, place_to + lag, seats, money_exact) if prize else "",
             "deal": deal is not None,
             "bounties": money_exact(won) if won else "",
         }
@@ -358,10 +360,12 @@ def _payouts(t: Tournament) -> list[dict[str, Any]]:
     prizes = prizes_of(t)
     out = _deal_rows(t)
     start = min(len(out), len(prizes))
+    seats = seats_of(t)  # RULES 12.2: a satellite's seat places say "Seat"
     for i in range(start + 1, len(prizes) + 1):
         if i == len(prizes) or prizes[i] != prizes[start]:
             places = str(start + 1) if i - start == 1 else f"{start + 1}–{i}"
-            out.append({"places": places, "amount": money_whole(prizes[start])})
+            amount = prize_words(prizes[start], i, seats, money_whole)
+            out.append({"places": places, "amount": amount})
             start = i
     return out
 

@@ -174,10 +174,10 @@ def satellite_summary(t: Tournament) -> dict[str, Any] | None:
 def target_summary(t: Tournament) -> dict[str, Any] | None:
     """What the target's dashboard shows: the tickets issued into it (RULES 12.5), used and
     not yet, and its satellites. None when it has neither."""
-    tickets = tickets_for_target(t.pk)
-    satellites = list(t.satellites.order_by("pk").values_list("pk", "name"))
-    if not tickets and not satellites:
+    satellites = list(t.satellites.order_by("pk").values_list("pk", "name"))  # one read if none
+    if not satellites:  # a ticket's satellite keeps its target once it issued one (12.1)
         return None
+    tickets = tickets_for_target(t.pk)
     return {
         "tickets": tickets,
         "satellites": satellites,
@@ -192,3 +192,20 @@ def seat_places(t: Tournament) -> int:
     """How many places are seats (0 for a tournament that is no satellite)."""
     payout = satellite_payout_of(t)
     return payout.seats if payout else 0
+
+
+def seats_of(t: Tournament) -> tuple[int, int]:
+    """(seat places, seat value) for the screens; (0, 0) for a tournament that is no
+    satellite."""
+    payout = satellite_payout_of(t)
+    return (payout.seats, payout.seat_value) if payout else (0, 0)
+
+
+def prize_words(amount: int, place_to: int, seats: tuple[int, int], fmt) -> str:
+    """A prize as the screens say it (RULES 12.2): a seat place's is "Seat (5,500)" (and the
+    leftover cash riding with it, if any), any other the amount (``fmt``: the money format)."""
+    count, value = seats
+    if count and place_to <= count and amount >= value:
+        extra = amount - value
+        return f"Seat ({fmt(value)})" + (f" + {fmt(extra)}" if extra else "")
+    return fmt(amount)

@@ -12,6 +12,8 @@ from tourney.models import Tournament
 from tourney.room_models import Ticket
 from tourney.selectors.bounties import buy_in_split
 
+STATUS_WORDS = {"issued": "Not used yet", "used": "Used", "refunded": "Refunded"}
+
 
 @dataclass(frozen=True)
 class TicketRow:
@@ -38,6 +40,10 @@ class TicketRow:
     @property
     def label(self) -> str:
         return f"ticket from satellite #{self.satellite_id}"
+
+    @property
+    def status_text(self) -> str:
+        return STATUS_WORDS.get(self.status, self.status)
 
     @property
     def issued(self) -> bool:

@@ -24,7 +24,6 @@ Readings of the issue where it is silent:
 from __future__ import annotations
 
 import re
-import zoneinfo
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -46,7 +45,8 @@ from tourney.engine.numbers import ascii_int
 from tourney.engine.structure import item_index_of, item_number_of
 from tourney.models import ChipDenomination, Event, Tournament
 from tourney.selectors import clock as clock_reads
-from tourney.services import money, tournaments
+from tourney.services import money, satellite_setup, starts, tournaments
+from tourney.services.starts import default_zone, zone_choices
 
 MSG_NO_MOVES = "Tick at least one move."
 MSG_MOVE_NOT_FOUND = "No such move in this tournament."
@@ -257,17 +257,7 @@ def parse_payouts(text: str) -> list[int] | None:
 # ---------------------------------------------------------------- the setup form
 
 
-def zone_choices() -> list[tuple[str, str]]:
-    """Every IANA zone name, for the time-zone select (the server's own included)."""
-    names = set(zoneinfo.available_timezones()) | {settings.TIME_ZONE}
-    return [(n, n.replace("_", " ")) for n in sorted(names)]
-
-
-def default_zone() -> str:
-    return settings.TIME_ZONE
-
-
-class SetupForm(forms.Form):
+class SetupForm(starts.StartFields, satellite_setup.SetupFields):  # RULES 12.1, issue 28
     """Shapes and bounds only; every rule is checked by the engines and services."""
 
     name = forms.CharField(max_length=120)
@@ -400,6 +390,8 @@ def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
         "public_names": data["public_names"],
         "time_zone": data.get("time_zone") or settings.TIME_ZONE,
         **tournaments.bounty_options(bounty_from_form(data)),  # RULES 9.1: named fields
+        **satellite_setup.options_from_form(data),  # RULES 12.1
+        **starts.options_from_form(data),  # issue 28: in the zone chosen above
     }
     for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
         if options[f"{what}_fee"] and not options[f"{what}_price"]:

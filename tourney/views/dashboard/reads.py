@@ -29,6 +29,7 @@ from tourney.selectors.money import (
     window_passed,
 )
 from tourney.views.dashboard import bounties as bounty_screens
+from tourney.views.dashboard import satellite_reads
 
 MOVES_SHOWN = 100
 LOG_SHOWN = 40
@@ -375,6 +376,7 @@ def _event_words(kind: str, p: dict[str, Any], look: dict[str, Any] | None = Non
             + ("the field reached its number" if p.get("reason") == "players" else "last level")
         ),
         "day2_seated": lambda: f"Day 2 seated: {p.get('entries')} stacks drawn",
+        **satellite_reads.log_words(p),  # RULES 12: tickets, a satellite's settings and deal
     }
     fn = words.get(kind)
     if fn is not None:
@@ -435,6 +437,7 @@ KIND_LABELS = {
     "day2_seated": "Day 2 seated",
     "undo": "Undo",
     "redo": "Redo",
+    **satellite_reads.KIND_LABELS,
 }
 
 
@@ -571,4 +574,5 @@ def money_context(t: Tournament) -> dict[str, Any]:
         "results_print_url": _url_or_none("tourney-results-print", t.pk),
         **bounty_screens.money_bounties(t),  # RULES 9.9: apart from the prize money
         "results_csv_url": _url_or_none("tourney-results-csv", t.pk),
+        **satellite_reads.money_satellite(t, s, PRIZES_SHOWN),  # RULES 12: seats, tickets
     }

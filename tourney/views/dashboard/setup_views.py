@@ -16,6 +16,7 @@ from tourney.engine.numbers import ascii_int
 from tourney.models import Event, Tournament
 from tourney.services import setup, tournament_settings
 from tourney.views.dashboard.base import CHANGED_EVENT, director_only, director_view
+from tourney.views.dashboard.satellites import settings_context as satellite_settings_context
 
 PAST_SHOWN = 30
 
@@ -208,6 +209,7 @@ def settings_page(request: HttpRequest, t: Tournament):
     # RULES 9.1, 9.4: the price in its parts; the envelopes against the money collected
     ctx["price"] = tournament_settings.price_text(t)
     ctx["envelopes_hint"] = tournament_settings.envelopes_hint(t)
+    ctx.update(satellite_settings_context(t))  # RULES 12.1: a form of its own
     template = (
         "dashboard/settings.html#settings-form" if request.htmx else "dashboard/settings.html"
     )
