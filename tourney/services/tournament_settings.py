@@ -32,10 +32,12 @@ Readings of the issue where it is silent (refusals change nothing and say how to
 from __future__ import annotations
 
 import zoneinfo
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings as django_settings
 from django.db.models import Q
+from django.utils import timezone
 
 from tables.models import Seat, Table
 from tourney.core.events import record_event
@@ -49,7 +51,7 @@ from tourney.models import Entry, Knockout, Tournament
 from tourney.selectors.bounties import bounty_totals, buy_in_split, envelopes_drawn
 from tourney.selectors.clock import clock_index, structure_items
 from tourney.selectors.money import window_passed
-from tourney.services import money, setup, tournaments
+from tourney.services import money, setup, starts, tournaments
 from tourney.services.tournaments import BOUNTY_FIELDS
 
 MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
@@ -135,6 +137,7 @@ LABELS = {
     "draw_at_registration": "Seat at registration",
     "public_names": "Names on the display",
     "time_zone": "Time zone",
+    "starts_at": "Starts at",  # issue 28: the director home's today and upcoming
     "payout_percentages": "Payouts",
     "rounding_unit": "Round prizes to",
     "bounty_kind": "Bounty type",
@@ -202,6 +205,9 @@ def _check_shape(field: str, value: Any) -> None:
         hint = "a level of the structure, or empty"
     elif field in BOUNTY_FIELDS:
         pass  # together, after the locks: ``_check_state``
+    elif field == "starts_at":
+        ok = value is None or (isinstance(value, datetime) and value.tzinfo is not None)
+        hint = "a date and time, or empty"
     elif field == "time_zone":
         try:
             ok = isinstance(value, str) and bool(value) and bool(zoneinfo.ZoneInfo(value))
@@ -321,6 +327,8 @@ def tournament_settings_update(
     changes = {
         f: (v.strip() if f == "name" and isinstance(v, str) else v) for f, v in changes.items()
     }
+    if isinstance(changes.get("starts_at"), str):  # a redo replays the ISO text it recorded
+        changes["starts_at"] = starts.iso_start(changes["starts_at"])
     if "mystery_envelopes" in changes:  # as the row keeps them; a bad set: refused later
         try:
             changes["mystery_envelopes"] = tournaments.envelopes_stored(
@@ -340,7 +348,7 @@ def tournament_settings_update(
     if unit is not None and (type(unit) is not int or not 0 < unit <= 10**11):
         msg = MSG_BAD_VALUE.format(label=LABELS["rounding_unit"], hint="an amount above zero")
         raise _refuse("bad_rounding_unit", msg, "rounding_unit", 400)
-    call = {"service": "tournament_settings_update", "kwargs": {"changes": changes}}
+    call = {"service": "tournament_settings_update", "kwargs": {"changes": starts.plain(changes)}}
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_FINISHED, status=409)
@@ -380,6 +388,7 @@ def tournament_settings_update(
             for f, v in row.items():
                 setattr(t, f, v)
             Tournament.objects.filter(pk=t.pk).update(**row)
+        done = starts.plain(done)
         record_event(
             t, "settings_changed", {"changes": done, "summary": summary_of(t, done)}, actor
         )
@@ -412,6 +421,8 @@ def summary_of(t: Tournament, done: dict[str, list]) -> str:
             return envelopes_text(v, ", ", money_exact) or "none"
         if field == "payout_percentages":
             return " ".join(f"{p / 100:g}" for p in v) + " %"
+        if field == "starts_at":
+            return timezone.localtime(datetime.fromisoformat(v), t.zone).strftime("%a %d %b %H:%M")
         if isinstance(v, bool):
             return "on" if v else "off"
         return str(v)
@@ -446,6 +457,7 @@ FORM_FIELDS = (
     "race_threshold",
     "public_names",
     "time_zone",
+    "starts_at",
     "redraw_at_three",
     "redraw_at_two",
     "redraw_at_one",
@@ -490,6 +502,7 @@ def settings_initial(t: Tournament) -> dict[str, Any]:
         "payouts": " ".join(f"{p / 100:g}" for p in table) if table else "",
         **setup.rules_initial(t, structure_items(t)),
         "mystery_envelopes": envelopes_text(t.mystery_envelopes),
+        "starts_at": starts.starts_input(t),
     }
 
 
@@ -539,6 +552,8 @@ def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
         "public_names": data["public_names"],
         "time_zone": data.get("time_zone") or t.time_zone,
     }
+    # issue 28: typed in the zone the form chose (the tournament's, or the one set with it)
+    wanted["starts_at"] = starts.parse_starts_at(data.get("starts_at"), wanted["time_zone"])
     for field in MONEY:
         wanted[field] = setup.parse_money(data.get(field), field)
     for field in FLAGS:
