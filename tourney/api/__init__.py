@@ -19,6 +19,7 @@ from tourney.api import (
     flights,
     floor,
     leagues,
+    lobbies,
     money,
     players,
     results,
@@ -54,6 +55,7 @@ ROUTERS = (
     room,
     desk_events,
     satellites,  # issue 28: satellites and their tickets (RULES 12)
+    lobbies,  # issue 28: lobby displays, several events at once
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view

@@ -254,7 +254,9 @@ def _clock(t: Tournament, now: datetime, items) -> tuple[dict[str, Any], Any]:
     """The clock fields as the event's TV has them (``display.build_state``)."""
     day = day_screen(t, now, items=items)  # None, without a read, outside multi-day events
     if day is not None:
-        return public._day_clock(day, now), day  # RULES 10.2: a flight stops at its end
+        clock = public._day_clock(day, now)  # RULES 10.2: a flight stops at its end
+        del clock["server_time"]  # the card carries server_time_ms
+        return clock, day
     s = clock_read(t, now, items=items)
     clock = {
         "status": s.status,
@@ -281,7 +283,7 @@ def _registration(t: Tournament, index: int, counts: dict, free: int | None) -> 
         t.registration_open and (t.late_reg_until is None or index <= t.late_reg_until)
     )
     if not open_now:
-        return {"registering": False}
+        return {"registering": False, "seats_left": None, "price": "", "price_parts": ""}
     waiting = counts.get("waiting", 0)
     if not t.draw_at_registration:
         waiting += counts.get("unseated", 0)

@@ -12,6 +12,8 @@ Readings:
 * ``per_page``: events on one page, 1 to 24; ``page_seconds``: how long a page stays when
   there are more events than fit, 5 s to an hour.
 * The lobby's token (its public link) is made at creation and never changes here.
+* A change shows on the lobby's screens at their next poll: the cached version of its link
+  is dropped once the change is committed (a deleted lobby's link answers 404 at once).
 * Undo: the lobby row and its chosen events (the rows of the many-to-many table) are noted,
   so undoing a deletion brings the lobby back with the same link and the same events.
 """
@@ -19,11 +21,15 @@ Readings:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
+
+from django.db import transaction
 
 from tourney.core.room_journal import RoomJournal, room_action
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import MAX_ID
 from tourney.models import Lobby, Tournament
+from tourney.selectors.lobby import forget_version
 
 NAME_MAX = 120
 PER_PAGE_MIN, PER_PAGE_MAX = 1, 24
@@ -148,6 +154,7 @@ def lobby_update(
             lobby.save(update_fields=list(values))
         if ids is not None:
             _set_events(j, lobby, ids)
+        transaction.on_commit(partial(forget_version, lobby.token))
     return lobby
 
 
@@ -161,3 +168,4 @@ def lobby_delete(*, lobby_id: int, actor=None) -> None:
         j.before_many(Through.objects.filter(lobby_id=lobby.pk))
         j.before(lobby)
         lobby.delete()
+        transaction.on_commit(partial(forget_version, lobby.token))
