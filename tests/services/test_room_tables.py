@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tables.models import Table
+from tables.services import seating_draw_all, table_open
 from tables.services import seats as seat_writes
-from tables.services import table_open
 from tourney import services
 from tourney.engine.errors import DomainError
 from tourney.models import Event, Tournament
@@ -131,3 +131,21 @@ def test_registration_opens_a_table_from_the_plan(director):
     for i in range(3):
         services.entry_register(tournament_id=t.pk, name=f"P{i}", actor=director)
     assert numbers(t) == [7, 9]  # auto_open_tables: the plan's next free number
+
+
+@pytest.mark.django_db
+def test_the_draw_at_the_start_opens_the_plans_free_tables(director):
+    set_plan("10-12, 1-3", director)
+    make(director, "Main", 1)  # holds 10
+    home = services.tournament_create(
+        actor=director,
+        name="Home",
+        tables=0,
+        seats_per_table=4,
+        seed=1,
+        options={"draw_at_registration": False},
+    )
+    for i in range(10):
+        services.entry_register(tournament_id=home.pk, name=f"H{i}", actor=director)
+    seating_draw_all(tournament_id=home.pk, actor=director)
+    assert numbers(home) == [1, 11, 12]  # three tables of four: the plan's next free ones

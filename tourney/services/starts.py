@@ -87,6 +87,13 @@ def iso_start(text: str) -> datetime | None:
     return value
 
 
+def parsed(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with the start recorded as ISO text (a redo's) read back as a datetime."""
+    if isinstance(values.get("starts_at"), str):
+        return {**values, "starts_at": iso_start(values["starts_at"])}
+    return values
+
+
 def plain(values: dict[str, Any]) -> dict[str, Any]:
     """``values`` with the start (a datetime, or a [before, after] pair of them) as ISO text:
     the log and the redo keep JSON."""

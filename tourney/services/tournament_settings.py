@@ -324,11 +324,9 @@ def tournament_settings_update(
         if field not in LABELS:
             msg = MSG_UNKNOWN_SETTING.format(field=field)
             raise DomainError("bad_input", msg, fields={str(field): msg})
-    changes = {
-        f: (v.strip() if f == "name" and isinstance(v, str) else v) for f, v in changes.items()
-    }
-    if isinstance(changes.get("starts_at"), str):  # a redo replays the ISO text it recorded
-        changes["starts_at"] = starts.iso_start(changes["starts_at"])
+    changes = starts.parsed(  # the start: a redo replays the ISO text it recorded
+        {f: (v.strip() if f == "name" and isinstance(v, str) else v) for f, v in changes.items()}
+    )
     if "mystery_envelopes" in changes:  # as the row keeps them; a bad set: refused later
         try:
             changes["mystery_envelopes"] = tournaments.envelopes_stored(
@@ -353,7 +351,7 @@ def tournament_settings_update(
         if t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished", MSG_FINISHED, status=409)
         row = {f: v for f, v in changes.items() if f in ROW_FIELDS and getattr(t, f) != v}
-        done: dict[str, list] = {f: [getattr(t, f), v] for f, v in row.items()}
+        done: dict[str, list] = starts.plain({f: [getattr(t, f), v] for f, v in row.items()})
         table = changes.get("payout_percentages", ...)
         if table is not ... and list(table or []) == list(t.payout_percentages or []):
             table = ...
@@ -388,7 +386,6 @@ def tournament_settings_update(
             for f, v in row.items():
                 setattr(t, f, v)
             Tournament.objects.filter(pk=t.pk).update(**row)
-        done = starts.plain(done)
         record_event(
             t, "settings_changed", {"changes": done, "summary": summary_of(t, done)}, actor
         )
