@@ -4,7 +4,11 @@ every refusal with its code and nothing changed; the answers match the OpenAPI d
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.api.test_players_api import ACTIONS, _error, _matches, call
 from tests.conftest import ApiClient
@@ -130,3 +134,16 @@ def test_the_desk_reads_and_only_the_director_writes(desk_api, anon_api, strange
     stranger_api = ApiClient(token_create(user=stranger))
     _error(stranger_api.get(LOBBIES), 403, "forbidden")
     assert _state() == before
+
+
+TOKENS = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=80)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(token=TOKENS)
+def test_any_token_answers_a_lobby_or_not_found_never_an_error(anon_api, tournament, token):
+    for path in (f"/api/v1/lobby/{quote(token, safe='')}", f"/lobby/{quote(token, safe='')}/"):
+        r = anon_api.client.get(path)
+        assert r.status_code in (200, 400, 404), (path, r.status_code)
+    r = anon_api.client.get(f"/lobby/{quote(token, safe='')}/state.json")
+    assert r.status_code in (200, 400, 404), (token, r.status_code)

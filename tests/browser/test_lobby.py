@@ -150,3 +150,30 @@ def test_the_pages_turn_and_a_card_leads_to_its_seating_board(page, live_url, di
     page.wait_for_selector("#seating-board .seat-row")
     assert page.locator("#seating-board .seat-row").count() == 9
     assert page.js_errors == []
+
+
+def test_a_card_rolls_to_the_next_level_at_zero_with_the_server_silent(page, live_url, director):
+    levels = [
+        {"kind": "level", "small_blind": 100, "big_blind": 200, "ante": 0, "seconds": 5},
+        {"kind": "level", "small_blind": 200, "big_blind": 400, "ante": 50, "seconds": 60},
+        {"kind": "break", "seconds": 600, "color_up": [25]},
+    ]
+    t = services.tournament_create(
+        actor=director, name="Fast", tables=1, starting_stack=20000, seed=2, levels=levels
+    )
+    services.entry_register(tournament_id=t.pk, name="Ann Lee", actor=director)
+    lobby = lobbies.lobby_create(name="Room", tournament_ids=[t.pk])
+    page.route("**/state.json", lambda route: route.abort())  # RULES 4.3: derived, not told
+    services.clock_action(tournament_id=t.pk, action="start")
+    page.goto(f"{live_url}/lobby/{lobby.token}/")
+    card = page.locator(".ev-card")
+    assert card.locator(".ev-blinds").text_content().startswith("100 / 200")
+    page.wait_for_function(
+        "() => document.querySelector('.ev-card').dataset.levelIndex === '1'", timeout=9000
+    )
+    assert card.locator(".ev-level").text_content() == "Level 2"
+    assert card.locator(".ev-blinds").text_content() == "200 / 400 Ante 50"
+    assert 57 <= _seconds(card.locator(".ev-countdown").text_content()) <= 60
+    assert card.locator(".ev-break dd").text_content() in ("1:00", "0:59", "0:58", "0:57")
+    page.wait_for_selector("#offline:not([hidden])", timeout=8000)  # the polls fail, it says so
+    assert page.js_errors == []

@@ -264,3 +264,71 @@ def test_two_events_or_twelve_cost_the_same_reads(director, django_assert_max_nu
     big = _lobby_of(director, 12)
     assert len(_queries(django_assert_max_num_queries, small, 7)["events"]) == 2
     assert len(_queries(django_assert_max_num_queries, big, 7)["events"]) == 12
+
+
+# ---------------------------------------------------------------- a day of a multi-day event
+
+
+def test_a_flights_card_stops_where_its_tv_stops(director):
+    """RULES 10.2 and 10.6: a flight's clock stops at its last level and no break beyond it is
+    counted down; its pool is the event's so far. The card is the TV's, at any instant."""
+    from tourney.services import flights
+
+    event = flights.event_create(
+        actor=director,
+        name="Main Event",
+        flights=["A", "B"],
+        levels=TWO_LEVELS,
+        tables=1,
+        seats_per_table=9,
+        starting_stack=20000,
+        buy_in=10000,
+        fee=1000,
+        seed=11,
+        end_at_level=0,
+    )
+    a, b = Tournament.objects.filter(multi_day_event=event, day=1).order_by("pk")
+    for t in (a, b):
+        for i in range(3):
+            services.entry_register(tournament_id=t.pk, name=f"P{t.pk}-{i}", actor=director)
+    services.clock_action(tournament_id=a.pk, action="start", actor=director)
+    lobby = lobbies.lobby_create(name="L", tournament_ids=[a.pk, b.pk], actor=director)
+    a.refresh_from_db()
+    b.refresh_from_db()
+    for minutes in (1, 25):
+        now = a.clock_at + timedelta(minutes=minutes)
+        cards = reads.build_lobby_state(lobby, [a, b], '"x"', now)["events"]
+        for card, t in zip(cards, (a, b), strict=True):
+            tv = public.build_state(t, now)
+            for key in ("status", "level_index", "remaining_ms", "ms_to_next_break", "items"):
+                assert card[key] == tv[key], (t.flight, minutes, key)
+            assert card["prize_pool"] == tv["prize_pool"] == "600"  # both flights' money
+            assert card["pool_label"] == "Event pool"
+            assert card["flight_line"] == tv["flight"]["line"]
+    assert cards[0]["status"] == "finished" and cards[0]["ms_to_next_break"] is None
+
+
+# ---------------------------------------------------------------- a clock past what it holds
+
+
+def test_a_cached_state_the_clocks_have_outrun_is_built_anew(director, tournament):
+    services.clock_action(tournament_id=tournament.pk, action="start")
+    lobby = lobbies.lobby_create(name="L", tournament_ids=[tournament.pk], actor=director)
+    state = _state(lobby)
+    card = state["events"][0]
+    assert not reads.outrun(state, card["server_time_ms"])
+    # Past every item it holds (a structure longer than the items sent, no worker announcing)
+    held = card["remaining_ms"] + sum(it["seconds"] * 1000 for it in card["items"][1:])
+    stale = {**state, "events": [{**card, "more_items": True}]}
+    assert reads.outrun(stale, card["server_time_ms"] + held)
+    assert not reads.outrun(stale, card["server_time_ms"] + held - 1)
+    from django.core.cache import cache
+
+    version = reads.lobby_version(lobby.token)
+    cache.set(reads._state_key(lobby.token, version.etag), stale, 60)
+    later = card["server_time_ms"] + held
+    import unittest.mock
+
+    with unittest.mock.patch.object(public, "server_time_ms", return_value=later):
+        fresh = reads.cached_state(lobby.token, version)
+    assert fresh is not stale and fresh["events"][0]["more_items"] is False

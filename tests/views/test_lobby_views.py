@@ -119,3 +119,10 @@ def test_the_state_answers_304_while_nothing_changed(client, director, tournamen
     again = client.get(url, HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 200 and again["ETag"] != r["ETag"]
     assert json.loads(again.content)["events"][0]["entries"] == 1
+
+
+def test_the_home_page_links_the_lobby_displays_for_directors(client, director, desk_clerk):
+    client.force_login(director)
+    assert 'id="lobbies-link" href="/td/lobbies/"' in client.get("/").content.decode()
+    client.force_login(desk_clerk)
+    assert "lobbies-link" not in client.get("/").content.decode()
