@@ -128,3 +128,16 @@ def test_roles(anon_api, director, full, stranger):
     r = stranger_api.post(f"{API}/tournaments/{full.pk}/waiting-list", {"name": "Z"})
     assert r.status_code == 403
     assert not Player.objects.filter(name="Z").exists()
+
+
+def test_the_waiting_list_sent_twice_with_its_key_is_one_alternate(desk_api, full):
+    import json
+
+    path = f"{API}/tournaments/{full.pk}/waiting-list"
+    headers = {**desk_api.headers, "HTTP_IDEMPOTENCY_KEY": "wait-gus-1"}
+    body = {"data": json.dumps({"name": "Gus"}), "content_type": "application/json"}
+    first = desk_api.client.post(path, **body, **headers)
+    second = desk_api.client.post(path, **body, **headers)
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert second["Idempotent-Replayed"] == "true" and second.json() == first.json()
+    assert Entry.objects.filter(tournament=full, status=Entry.Status.ALTERNATE).count() == 1
