@@ -177,3 +177,33 @@ def test_a_card_rolls_to_the_next_level_at_zero_with_the_server_silent(page, liv
     assert card.locator(".ev-break dd").text_content() in ("1:00", "0:59", "0:58", "0:57")
     page.wait_for_selector("#offline:not([hidden])", timeout=8000)  # the polls fail, it says so
     assert page.js_errors == []
+
+
+def test_the_director_makes_a_lobby_from_the_home_page(page, live_url, director, screenshot):
+    from .helpers import log_in
+
+    main, turbo, sunday = _room(director)
+    log_in(page, live_url, "/")
+    page.click("#lobbies-link")
+    page.wait_for_url(f"{live_url}/td/lobbies/")
+    form = page.locator("#lobby-new")
+    form.locator("input[name=name]").fill("Bar TV")
+    form.locator("input[name=per_page]").fill("2")
+    form.locator("input[name=page_seconds]").fill("8")
+    form.locator("input[name=mode][value=chosen]").check()
+    form.locator(f"input[name=tournaments][value='{main.pk}']").check()
+    form.locator(f"input[name=tournaments][value='{sunday.pk}']").check()
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("#lobbies .lobby-link")
+    row = page.locator("#lobbies tbody tr").first
+    assert "Friday Night Deepstack · Sunday Major" in row.text_content()
+    assert "2 per page · 8 s" in row.text_content()
+    screenshot(page, "lobbies-director-1920x1080")
+    href = row.locator(".lobby-link").get_attribute("href")
+    page.goto(f"{live_url}{href}")
+    page.wait_for_selector(".ev-card")
+    assert page.locator(".ev-card .ev-name").all_text_contents() == [
+        "Friday Night Deepstack",
+        "Sunday Major",
+    ]
+    assert page.js_errors == []
