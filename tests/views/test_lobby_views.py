@@ -126,3 +126,14 @@ def test_the_home_page_links_the_lobby_displays_for_directors(client, director, 
     assert 'id="lobbies-link" href="/td/lobbies/"' in client.get("/").content.decode()
     client.force_login(desk_clerk)
     assert "lobbies-link" not in client.get("/").content.decode()
+
+
+def test_an_unchanged_lobby_answers_304_without_a_query(
+    client, director, tournament, django_assert_num_queries
+):
+    lobby = lobbies.lobby_create(name="Room")
+    url = reverse("tourney-lobby-state", args=[lobby.token])
+    etag = client.get(url)["ETag"]
+    with django_assert_num_queries(0):
+        r = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert r.status_code == 304 and r["ETag"] == etag
