@@ -582,16 +582,17 @@ def _played(director, entries: int, name: str) -> Tournament:
 # a deliberate new read updates its number.
 QUERY_COUNTS = [  # the page and the log: + the Undo and Redo buttons' targets (issue 10)
     # the page: + the alternates list (tables) and the entry a manual move names (log)
-    ("tourney-dashboard", {}, 21, 7),
-    ("tourney-dashboard-clock", {}, 21, 7),
-    ("tourney-dashboard-tables", {}, 21, 8),  # + the alternates list
-    ("tourney-dashboard-tables", {"q": "P00003"}, 22, 9),  # + the search
-    ("tourney-dashboard-tables", {"table": "2"}, 21, 8),
-    ("tourney-dashboard-eliminations", {}, 21, 8),  # + the last hand's moves
-    ("tourney-dashboard-moves", {}, 21, 7),
-    ("tourney-dashboard-log", {}, 21, 10),  # + the entry the manual move names
-    ("tourney-dashboard-log", {"kind": "elimination"}, 21, 10),  # the Undo button names it
-    ("tourney-dashboard-money", {}, 21, 6),
+    # + the satellites of this tournament (the money panel: tickets into a target, RULES 12.5)
+    ("tourney-dashboard", {}, 22, 7),
+    ("tourney-dashboard-clock", {}, 22, 7),
+    ("tourney-dashboard-tables", {}, 22, 8),  # + the alternates list
+    ("tourney-dashboard-tables", {"q": "P00003"}, 23, 9),  # + the search
+    ("tourney-dashboard-tables", {"table": "2"}, 22, 8),
+    ("tourney-dashboard-eliminations", {}, 22, 8),  # + the last hand's moves
+    ("tourney-dashboard-moves", {}, 22, 7),
+    ("tourney-dashboard-log", {}, 22, 10),  # + the entry the manual move names
+    ("tourney-dashboard-log", {"kind": "elimination"}, 22, 10),  # the Undo button names it
+    ("tourney-dashboard-money", {}, 22, 7),
     ("tourney-dashboard-colorup", {}, 18, 18),  # a page of its own: no fragment saves reads
     ("tourney-dashboard-version", {}, 5, 5),
 ]
