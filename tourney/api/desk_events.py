@@ -5,8 +5,8 @@ list of a full event (POST /tournaments/{tid}/waiting-list: ``services.waiting_l
 
 Readings:
 
-* "Today" is the server's zone (TIME_ZONE); each start is given in UTC (ISO 8601) and in the
-  event's own zone (``starts_local``).
+* "Today" is the server's zone (TIME_ZONE); each start is given in the event's own zone with
+  its offset (ISO 8601), as the tournament's read gives it.
 * ``exclude``: the desk's own event, left out of the list (as the desk screen does).
 * The waiting list answers 201 with the alternate entry and its ``place`` (1: seated first);
   the refusals are 409 (``tournament_finished``, ``registration_closed``, ``player_in_play``
@@ -38,7 +38,6 @@ class EventOpenOut(out.Out):
     status_text: str
     level: int | None
     starts_at: str | None
-    starts_local: str | None
     seats_left: int
     new_tables: bool
     alternates: int
@@ -65,9 +64,8 @@ FIELDS = tuple(EventOpenOut.model_fields)
 
 
 def _event(row: dict) -> dict:
-    shaped = {k: row[k] for k in FIELDS if k not in ("starts_at", "starts_local")}
-    shaped["starts_at"] = row["starts_at"].isoformat() if row["starts_at"] else None
-    shaped["starts_local"] = row["starts_local"].isoformat() if row["starts_local"] else None
+    shaped = {k: row[k] for k in FIELDS if k != "starts_at"}
+    shaped["starts_at"] = row["starts_local"].isoformat() if row["starts_local"] else None
     return shaped
 
 
