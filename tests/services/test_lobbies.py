@@ -332,3 +332,15 @@ def test_a_cached_state_the_clocks_have_outrun_is_built_anew(director, tournamen
     with unittest.mock.patch.object(public, "server_time_ms", return_value=later):
         fresh = reads.cached_state(lobby.token, version)
     assert fresh is not stale and fresh["events"][0]["more_items"] is False
+
+
+def test_a_closed_registration_or_a_later_day_shows_no_seats_or_price(director):
+    closed = _t(director, "Closed", registration_open=False)
+    late_over = _t(director, "Late reg over", late_reg_until=0)
+    services.clock_action(tournament_id=late_over.pk, action="start")
+    services.clock_action(tournament_id=late_over.pk, action="jump", index=2)
+    lobby = lobbies.lobby_create(name="L", tournament_ids=[closed.pk, late_over.pk], actor=director)
+    cards = {c["name"]: c for c in _state(lobby)["events"]}
+    for name in ("Closed", "Late reg over"):
+        assert (cards[name]["registering"], cards[name]["seats_left"]) == (False, None), name
+        assert cards[name]["price"] == "", name

@@ -10,7 +10,7 @@ Which events, in which order (``lobby_events``):
   start time, or it is running (an evening event plays on past midnight).
 * Never a finished one (chosen or not): the lobby is for events still to play.
 * Running events first, then those registering (setup), each by start time (those without
-  one after those with one), then by creation.
+  one after those with one), then by creation; the first ``EVENTS_MAX`` of them.
 
 The clock of each card is the one its TV shows, to the millisecond: the same anchors read
 through the same selectors (``clock_read``, a multi-day event's ``day_screen`` and the
@@ -63,6 +63,7 @@ LOBBY_FORMAT = 1
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 MSG_NO_LOBBY = "No lobby display has this link."
+EVENTS_MAX = 200  # the most events one lobby shows (its first ones, in its order)
 # How far back a start time is looked at before its date is read in the event's own zone
 # (zones run from UTC-12 to UTC+14).
 ZONE_SLACK = timedelta(days=2)
@@ -122,7 +123,7 @@ def _event_rows(lobby_id: int, chosen: bool, now: datetime) -> list[dict]:
         or row["status"] == Tournament.Status.RUNNING
         or _is_today_or_later(row["starts_at"], row["time_zone"], now)
     ]
-    return sorted(rows, key=_order_key)
+    return sorted(rows, key=_order_key)[:EVENTS_MAX]
 
 
 def lobby_events(lobby: Lobby, now: datetime | None = None) -> list[Tournament]:
@@ -278,9 +279,18 @@ def starts_text(t: Tournament, now: datetime) -> str:
 
 
 def _registration(t: Tournament, index: int, counts: dict, free: int | None) -> dict[str, Any]:
-    """Start, seats left and price of an event one may still enter (the module's readings)."""
-    open_now = t.status == Tournament.Status.SETUP or (
-        t.registration_open and (t.late_reg_until is None or index <= t.late_reg_until)
+    """Start, seats left and price of an event one may still enter (the module's readings):
+    registration open, and not past its last level (RULES 4.4); never a later day of a
+    multi-day event, whose field is the bags of Day 1 (RULES 10.5)."""
+    later_day = t.multi_day_event_id is not None and t.day >= 2
+    open_now = (
+        t.registration_open
+        and not later_day
+        and (
+            t.status == Tournament.Status.SETUP
+            or t.late_reg_until is None
+            or index <= t.late_reg_until
+        )
     )
     if not open_now:
         return {"registering": False, "seats_left": None, "price": "", "price_parts": ""}
