@@ -190,6 +190,9 @@ def test_closed_registration_and_a_player_already_there_are_refused(director, de
     assert err.message == desk.MSG_PLAYER_IN_PLAY
     services.registration_close(tournament_id=t.pk, actor=director)
     _refused("registration_closed", tournament_id=t.pk, name="Dee", actor=desk_clerk)
+    assert _row(desk_events.events_open(), t)["status_text"] == "not started"
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    _refused("tournament_finished", tournament_id=t.pk, name="Dee", actor=desk_clerk)
     _refused("not_found", tournament_id=t.pk, player_id=2**64, actor=desk_clerk)
     _refused("not_found", tournament_id=10**9, name="Dee", actor=desk_clerk)
 

@@ -131,7 +131,9 @@ def _structures(ids: list[int]) -> dict[int, tuple[clock_engine.Item, ...]]:
 def _status(t: Tournament, items, now: datetime) -> tuple[str, int | None, int | None]:
     """(what the status column says, the level number or None, the clock's item or None)."""
     if not t.clock_started or not items:
-        return ("registering" if t.status == Tournament.Status.SETUP else "running"), None, None
+        if t.status == Tournament.Status.RUNNING:
+            return "running", None, None
+        return ("registering" if t.registration_open else "not started"), None, None
     state = clock_read(t, now, items=items)
     paused = "" if t.clock_running else ", paused"
     if state.item.kind == clock_engine.BREAK:
