@@ -5,6 +5,8 @@ every refusal changes nothing; undo and redo are exact."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import TWO_LEVELS
 from tourney import services
@@ -274,3 +276,33 @@ def test_settings_set_undone_and_locked_once_a_ticket_is_issued(director, target
             tournament_id=t.pk, satellite_target=target.pk, seat_value=100, actor=director
         )
     assert exc.value.code == "settings_locked" and "2 ticket(s)" in exc.value.message
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    players=st.integers(2, 9),
+    buy_in=st.integers(1, 40).map(lambda x: x * 250),
+    seat=st.integers(1, 30).map(lambda x: x * 500),
+)
+def test_played_out_the_tickets_are_the_seats_and_the_prizes_the_pool(
+    director, target, players, buy_in, seat
+):
+    # RULES 12.2, 12.4: whatever the field and the seat value
+    t = _event(
+        director,
+        "Any sat",
+        buy_in=buy_in,
+        fee=0,
+        players=players,
+        satellite_target=target.pk,
+        seat_value=seat,
+    )
+    _bust_down_to(t, 1, director)
+    pool = money_reads.pool_of(t)
+    seats = min(pool // seat, players)
+    tickets = list(Ticket.objects.filter(satellite=t).select_related("entry"))
+    assert len(tickets) == seats
+    assert sorted(tk.entry.place for tk in tickets) == list(range(1, seats + 1))
+    assert all(tk.value == seat and tk.player_id == tk.entry.player_id for tk in tickets)
+    prizes = Entry.objects.filter(tournament=t).values_list("prize", flat=True)
+    assert sum(prizes) == pool

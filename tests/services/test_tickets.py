@@ -198,3 +198,14 @@ def test_desk_totals_count_ticket_entries_apart_from_cash(pair, director):
         1,
         5500,
     )
+
+
+def test_the_desks_quick_undo_gives_the_ticket_back(pair, director):
+    from tourney.services.desk import entry_registration_undo
+
+    sat, target, ticket = pair
+    entry = svc.ticket_register(ticket_id=ticket.pk, actor=director)
+    entry_registration_undo(tournament_id=target.pk, entry_id=entry.pk, actor=director)
+    ticket.refresh_from_db()
+    assert (ticket.status, ticket.used_by_id) == ("issued", None)
+    assert not Entry.objects.filter(pk=entry.pk).exists()
