@@ -212,3 +212,9 @@ def test_settings_locked_once_a_ticket_is_issued(td, sat, director):
     assert r.status_code == 409
     sat.refresh_from_db()
     assert sat.seat_value == 0
+
+
+def test_results_sheet_says_seat(td, sat, director):
+    _bust_down_to(sat, 1, director)
+    html = td.get(reverse("tourney-results-print", args=[sat.pk])).content.decode()
+    assert html.count("Seat (55.00)") == 2 and "10.00" in html

@@ -18,6 +18,7 @@ from tourney.models import Tournament
 from tourney.roles import is_desk
 from tourney.selectors import money as money_reads
 from tourney.selectors.bounties import bounty_totals, has_bounties
+from tourney.selectors.satellites import prize_words, seats_of
 
 # entry_number: the number on the player's ticket (the API's "entry" is the row's id)
 CSV_HEADER = ("place", "place_to", "name", "entry_number", "prize", "deal")
@@ -73,8 +74,9 @@ def results_print(request, tournament_id: int) -> HttpResponse:
     t = _tournament_for_desk(request, tournament_id)
     summary = money_reads.money_summary(t)
     rows = money_reads.results_rows(t)
+    seats = seats_of(t)  # RULES 12.2: a satellite's seat places say "Seat"
     for row in rows:
-        row["prize_display"] = money_exact(row["prize"])
+        row["prize_display"] = prize_words(row["prize"], row["place_to"], seats, money_exact)
         row["bounties_display"] = money_exact(row["bounties"]) if row["bounties"] else ""
     dealt = (
         [d for d in money_reads.deal_amounts(t) if d["place"] is None] if summary["deal"] else []
