@@ -218,3 +218,10 @@ def test_results_sheet_says_seat(td, sat, director):
     _bust_down_to(sat, 1, director)
     html = td.get(reverse("tourney-results-print", args=[sat.pk])).content.decode()
     assert html.count("Seat (55.00)") == 2 and "10.00" in html
+
+
+def test_tv_final_results_say_seat(sat, director):
+    _bust_down_to(sat, 1, director)
+    sat.refresh_from_db()
+    results = build_state(sat)["results"]
+    assert [r["prize"] for r in results[:3]] == ["Seat (55.00)", "Seat (55.00)", "10.00"]
