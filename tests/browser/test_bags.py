@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import Seat
+from tables.models import Seat, Table
 from tests.services.test_flights_services import _event, _flights, _play
 from tourney.models import ChipCount, Player, Tournament
 
@@ -63,7 +63,9 @@ def test_the_director_bags_two_tables_by_keyboard_and_closes_the_bags(
     page, live_url, director, screenshot
 ):
     t = _ended_flight(director)
-    one, two = _table(t, 1), _table(t, 2)
+    # Day 1A holds tables 1 and 2 (RULES 13.1): Day 1B's are the next two numbers
+    n1, n2 = sorted(Table.objects.filter(tournament=t).values_list("number", flat=True))
+    one, two = _table(t, n1), _table(t, n2)
     assert len(one) + len(two) == 12
     in_play = 16 * 20000
     log_in(page, live_url, f"/td/{t.pk}/bags/")
@@ -71,7 +73,7 @@ def test_the_director_bags_two_tables_by_keyboard_and_closes_the_bags(
     table = panel.locator("input[name=table]")
     table.wait_for()
     assert table.evaluate("el => el === document.activeElement")  # typed straight in
-    page.keyboard.type("1")
+    page.keyboard.type(str(n1))
     page.keyboard.press("Enter")
     first = panel.locator("input[name^=chips_]").first
     first.wait_for()
@@ -90,9 +92,9 @@ def test_the_director_bags_two_tables_by_keyboard_and_closes_the_bags(
     page.keyboard.press("Control+a")
     page.keyboard.type("12000")
     page.keyboard.press("Enter")
-    panel.locator(".ok", has_text=f"Table 1: {len(one)} bags recorded").wait_for()
-    # Table 2 comes up by itself, its first row ready for the chips.
-    panel.locator("input[name=table][type=hidden][value='2']").wait_for(state="attached")
+    panel.locator(".ok", has_text=f"Table {n1}: {len(one)} bags recorded").wait_for()
+    # The second table comes up by itself, its first row ready for the chips.
+    panel.locator(f"input[name=table][type=hidden][value='{n2}']").wait_for(state="attached")
     assert ChipCount.objects.filter(bag=True).count() == len(one)
     assert panel.locator("input[name^=chips_]").first.evaluate(
         "el => el === document.activeElement"
@@ -103,7 +105,7 @@ def test_the_director_bags_two_tables_by_keyboard_and_closes_the_bags(
     share = [rest // len(two)] * len(two)
     share[-1] += rest - sum(share)
     _type_rows(page, [str(s) for s in share])
-    panel.locator(".ok", has_text=f"Table 2: {len(two)} bags recorded").wait_for()
+    panel.locator(".ok", has_text=f"Table {n2}: {len(two)} bags recorded").wait_for()
     totals = panel.locator("#bag-totals").text_content()
     assert f"Counted {in_play - 600:,} · in play {in_play:,} · difference −600" in " ".join(
         totals.split()
