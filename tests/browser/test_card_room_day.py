@@ -118,6 +118,9 @@ def test_two_events_a_lobby_and_a_satellite_seat_registered_with_its_ticket(
     expect(card.locator("[data-testid=card-paid]")).to_have_text(
         f"Paid by ticket from satellite #{sat.pk}"
     )
+    expect(page.locator("#ticket-entries")).to_contain_text(
+        "Of the entries, 1 paid by satellite ticket (55.00): no cash taken for it"
+    )
     screenshot(page, "card-room-desk-ticket")
     ticket.refresh_from_db()
     entry = Entry.objects.get(tournament=main, player=ticket.player)
