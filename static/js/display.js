@@ -33,60 +33,15 @@
 
   function $(id) { return document.getElementById(id); }
 
-  // ------------------------------------------------------------ server time
+  // ------------------------------------------------------------ server time (clockcore.js)
 
-  var samples = []; // [{offset, rtt}]: offset = server - client
-  var offset = 0;
+  var clock = window.TourneyClock.serverClock(body);
+  var addSample = clock.addSample, serverNow = clock.now;
 
-  /* The server stamped its time somewhere between the request's start and the answer's
-     arrival; taken as stamped at the arrival, the estimate is never ahead of the server (a
-     level never rolls over early) and behind by at most the round trip (a busy server can
-     stamp a page late in its round trip: the midpoint then ran ahead). */
-  function addSample(serverMs, sentAt, receivedAt) {
-    samples.push({ offset: serverMs - receivedAt, rtt: receivedAt - sentAt });
-    if (samples.length > 8) samples.shift();
-    var best = samples[0];
-    for (var i = 1; i < samples.length; i++) if (samples[i].rtt < best.rtt) best = samples[i];
-    offset = best.offset;
-  }
+  // ------------------------------------------------------------ formatting (clockcore.js)
 
-  function serverNow() { return Date.now() + offset; }
-
-  // A first, rough sample from the page itself (its load time is the round trip); the polls'
-  // quicker samples replace it.
-  if (body.dataset.serverNow) {
-    var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
-    var origin = performance.timeOrigin || Date.now();
-    if (nav && nav.responseStart > 0) {
-      addSample(Number(body.dataset.serverNow), origin + nav.requestStart, origin + nav.responseStart);
-    } else {
-      addSample(Number(body.dataset.serverNow), origin, Date.now());
-    }
-  }
-
-  // ------------------------------------------------------------ formatting
-
-  function chips(n) { return Number(n).toLocaleString("en-US"); }
-
-  function duration(ms) {
-    if (ms === null || ms === undefined) return "–";
-    var s = Math.max(0, Math.ceil(ms / 1000));
-    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
-    var ss = (sec < 10 ? "0" : "") + sec;
-    if (h) return h + ":" + (m < 10 ? "0" : "") + m + ":" + ss;
-    return m + ":" + ss;
-  }
-
-  function blinds(item) {
-    return item && item.kind === "level" ? chips(item.small_blind) + " / " + chips(item.big_blind) : "";
-  }
-
-  function ante(item) {
-    if (!item || item.kind !== "level") return "";
-    if (item.big_blind_ante) return "BB ante " + chips(item.big_blind_ante);
-    if (item.ante) return "Ante " + chips(item.ante);
-    return "No ante";
-  }
+  var chips = window.TourneyClock.chips, duration = window.TourneyClock.duration;
+  var blinds = window.TourneyClock.blinds, ante = window.TourneyClock.ante;
 
   function colorUp(item) {
     if (!item || item.kind !== "break" || !item.color_up || !item.color_up.length) return "";

@@ -28,54 +28,15 @@
 
   function $(id) { return document.getElementById(id); }
 
-  // ------------------------------------------------------------ server time (display.js)
+  // ------------------------------------------------------------ server time (clockcore.js)
 
-  var samples = [];
-  var offset = 0;
+  var clock = window.TourneyClock.serverClock(body);
+  var addSample = clock.addSample, serverNow = clock.now;
 
-  function addSample(serverMs, sentAt, receivedAt) {
-    samples.push({ offset: serverMs - receivedAt, rtt: receivedAt - sentAt });
-    if (samples.length > 8) samples.shift();
-    var best = samples[0];
-    for (var i = 1; i < samples.length; i++) if (samples[i].rtt < best.rtt) best = samples[i];
-    offset = best.offset;
-  }
+  // ------------------------------------------------------------ formatting (clockcore.js)
 
-  function serverNow() { return Date.now() + offset; }
-
-  if (body.dataset.serverNow) {
-    var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
-    var origin = performance.timeOrigin || Date.now();
-    if (nav && nav.responseStart > 0) {
-      addSample(Number(body.dataset.serverNow), origin + nav.requestStart, origin + nav.responseStart);
-    } else {
-      addSample(Number(body.dataset.serverNow), origin, Date.now());
-    }
-  }
-
-  // ------------------------------------------------------------ formatting (display.js)
-
-  function chips(n) { return Number(n).toLocaleString("en-US"); }
-
-  function duration(ms) {
-    if (ms === null || ms === undefined) return "–";
-    var s = Math.max(0, Math.ceil(ms / 1000));
-    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
-    var ss = (sec < 10 ? "0" : "") + sec;
-    if (h) return h + ":" + (m < 10 ? "0" : "") + m + ":" + ss;
-    return m + ":" + ss;
-  }
-
-  function blinds(item) {
-    return item && item.kind === "level" ? chips(item.small_blind) + " / " + chips(item.big_blind) : "";
-  }
-
-  function ante(item) {
-    if (!item || item.kind !== "level") return "";
-    if (item.big_blind_ante) return "BB ante " + chips(item.big_blind_ante);
-    if (item.ante) return "Ante " + chips(item.ante);
-    return "No ante";
-  }
+  var chips = window.TourneyClock.chips, duration = window.TourneyClock.duration;
+  var blinds = window.TourneyClock.blinds, ante = window.TourneyClock.ante;
 
   function nextText(item) {
     if (!item) return "Last level";
