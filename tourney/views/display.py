@@ -133,20 +133,35 @@ def state(request: HttpRequest, token: str) -> HttpResponse:
     """The display state as compact JSON with an ETag. An unchanged state answers 304 from the
     cached version (no query, nothing built). Every answer carries X-Server-Time (ms since the
     epoch), from which the browser measures its clock offset once per poll."""
+    return polled_state(
+        request,
+        token,
+        version_of=public.display_version,
+        is_current=public.is_current,
+        cached_state=public.cached_state,
+        missing=MSG_NO_DISPLAY,
+    )
+
+
+def polled_state(
+    request: HttpRequest, token: str, *, version_of, is_current, cached_state, missing: str
+) -> HttpResponse:
+    """A polled public state (the TV's, the lobby's): compact JSON with its ETag, 304 while
+    the version the browser holds is current, 404 for an unknown token; X-Server-Time on
+    every answer."""
     started = time.perf_counter()
-    version = public.display_version(token)
+    version = version_of(token)
     if version is None:
         response: HttpResponse = JsonResponse(
-            {"error": {"code": "not_found", "message": MSG_NO_DISPLAY, "fields": {}}},
-            status=404,
+            {"error": {"code": "not_found", "message": missing, "fields": {}}}, status=404
         )
-    elif public.is_current(request.headers.get("If-None-Match", ""), version):
+    elif is_current(request.headers.get("If-None-Match", ""), version):
         response = HttpResponse(status=304)
         response["ETag"] = version.etag
     else:
-        body = public.cached_state(token, version)
+        body = cached_state(token, version)
         if body is None:
-            raise Http404(MSG_NO_DISPLAY)
+            raise Http404(missing)
         response = HttpResponse(
             json.dumps(body, separators=(",", ":"), ensure_ascii=False),
             content_type="application/json",

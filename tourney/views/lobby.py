@@ -5,17 +5,14 @@ the first state embedded as JSON data)."""
 
 from __future__ import annotations
 
-import json
-import time
-
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from tourney.selectors import display as public
 from tourney.selectors import lobby as lobby_reads
-from tourney.views.display import CSP
+from tourney.views.display import CSP, polled_state
 
 MSG_NO_LOBBY = lobby_reads.MSG_NO_LOBBY
 # Columns and rows of the grid for n cards on a page (a 16:9 screen); lobby.js has the same.
@@ -79,27 +76,11 @@ def lobby(request: HttpRequest, token: str) -> HttpResponse:
 def state(request: HttpRequest, token: str) -> HttpResponse:
     """The lobby's state as compact JSON with one ETag for the whole lobby; an unchanged
     lobby answers 304 from the cached version (no query). X-Server-Time as the display's."""
-    started = time.perf_counter()
-    version = lobby_reads.lobby_version(token)
-    if version is None:
-        response: HttpResponse = JsonResponse(
-            {"error": {"code": "not_found", "message": MSG_NO_LOBBY, "fields": {}}}, status=404
-        )
-    elif lobby_reads.is_current(request.headers.get("If-None-Match", ""), version):
-        response = HttpResponse(status=304)
-        response["ETag"] = version.etag
-    else:
-        body = lobby_reads.cached_state(token, version)
-        if body is None:
-            raise Http404(MSG_NO_LOBBY)
-        response = HttpResponse(
-            json.dumps(body, separators=(",", ":"), ensure_ascii=False),
-            content_type="application/json",
-        )
-        response["ETag"] = body["etag"]
-    response["Cache-Control"] = "no-cache"
-    response["X-Server-Time"] = str(public.server_time_ms())
-    response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
-    response["Referrer-Policy"] = "no-referrer"
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    return response
+    return polled_state(
+        request,
+        token,
+        version_of=lobby_reads.lobby_version,
+        is_current=lobby_reads.is_current,
+        cached_state=lobby_reads.cached_state,
+        missing=MSG_NO_LOBBY,
+    )
