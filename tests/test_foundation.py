@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 
 from tables.models import Seat, Table
 from tourney.middleware import MSG_NUL
-from tourney.models import Entry, Event, Player, Tournament
+from tourney.models import Entry, Event, Lobby, Player, Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -187,6 +187,12 @@ def test_demo_command_is_idempotent(capsys):
     assert sizes == [7, 8, 8]  # RULES 1.2: even fill
     assert not t.clock_started
     assert t.levels.count() > 10 and t.chips.count() == 6
+    # issue 28: a satellite into the demo and a lobby showing both, once, on their own tables
+    sat = Tournament.objects.get(satellite_target=t)
+    assert sat.entries.count() == 8 and sat.starts_at is not None
+    assert set(Table.objects.filter(tournament=sat).values_list("number", flat=True)) == {4}
+    lobby = Lobby.objects.get()
+    assert f"/lobby/{lobby.token}/" in first and f"/lobby/{lobby.token}/" in second
     # the login printed is the one that works
     password = [ln for ln in first.splitlines() if "Director login" in ln][0].split(" / ")[1]
     from django.contrib.auth import authenticate
@@ -242,7 +248,7 @@ def test_a_demo_left_half_registered_is_finished_on_the_next_run(monkeypatch, ca
     call_command("demo")
     assert "Finished the demo tournament (14 more players seated)." in capsys.readouterr().out
     _demo_is_whole(t)
-    assert Tournament.objects.count() == 1
+    assert Tournament.objects.count() == 2  # the demo and its satellite, once each
     call_command("demo")
     assert "already there" in capsys.readouterr().out
     _demo_is_whole(t)

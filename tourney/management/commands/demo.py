@@ -1,22 +1,38 @@
 """A demo tournament for `make run`: chip set, regular structure, 3 tables of 9, 23 players
-seated, clock not started, and a director account. Idempotent: the tournament is made in one
+seated, clock not started, and a director account; beside it a satellite into it (8 players,
+starting in an hour) and a lobby display showing both. Idempotent: the tournament is made in one
 transaction (a Ctrl-C halfway leaves nothing), and a demo left with fewer players by an older,
 interrupted run is finished before its clock starts."""
 
 import os
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from tourney import services
-from tourney.models import Tournament
+from tourney.models import Lobby, Tournament
 from tourney.roles import DESK_GROUP, DIRECTOR_GROUP
+from tourney.services import lobbies
 
 DEMO_SLUG = "demo-friday-100"
+SATELLITE_SLUG = "demo-friday-satellite"
+LOBBY_NAME = "Card room"
+SATELLITE_NAMES = [
+    "Abe Ross",
+    "Bea Lane",
+    "Cal Webb",
+    "Dot Hays",
+    "Eli Cruz",
+    "Fay Dunn",
+    "Gil Ford",
+    "Ivy Shaw",
+]
 DEFAULT_PORT = 8000  # the Procfile's and the Makefile's default
 NAMES = [
     "Ann Lee",
@@ -122,6 +138,34 @@ class Command(BaseCommand):
         self.stdout.write(f"  Desk:      {site}/desk/{t.pk}/")
         self.stdout.write(f"  Display:   {site}/display/{t.display_token}/")
         self.stdout.write(f"  Phone:     {site}/p/{t.display_token}/")
+        lobby = self._card_room(t, director)
+        self.stdout.write(f"  Lobby:     {site}/lobby/{lobby.token}/")
+
+    @staticmethod
+    def _card_room(t: Tournament, director) -> Lobby:
+        """The satellite into the demo (RULES 12) and the lobby display (issue 28)."""
+        with transaction.atomic():
+            if not Tournament.objects.filter(slug=SATELLITE_SLUG).exists():
+                sat = services.tournament_create(
+                    actor=director,
+                    name="Demo Friday satellite",
+                    seats_per_table=9,
+                    tables=1,
+                    starting_stack=5000,
+                    buy_in=2000,
+                    fee=200,
+                    seed=2027,
+                    options={"satellite_target": t.pk},
+                )
+                Tournament.objects.filter(pk=sat.pk).update(
+                    slug=SATELLITE_SLUG, starts_at=timezone.now() + timedelta(hours=1)
+                )
+                for name in SATELLITE_NAMES:
+                    services.entry_register(tournament_id=sat.pk, name=name, actor=director)
+            lobby = Lobby.objects.filter(name=LOBBY_NAME).first()
+            if lobby is None:
+                lobby = lobbies.lobby_create(name=LOBBY_NAME, actor=director)
+        return lobby
 
     @staticmethod
     def _missing_players(t: Tournament) -> list[str]:
