@@ -5,6 +5,9 @@ and the log's words."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
@@ -225,3 +228,19 @@ def test_tv_final_results_say_seat(sat, director):
     sat.refresh_from_db()
     results = build_state(sat)["results"]
     assert [r["prize"] for r in results[:3]] == ["Seat (55.00)", "Seat (55.00)", "10.00"]
+
+
+def test_results_csv_marks_the_seats(td, sat, director):
+    # RULES 12.2: the prize stays a number a spreadsheet adds up; the seat column says which
+    _bust_down_to(sat, 1, director)
+    rows = list(
+        csv.reader(
+            io.StringIO(td.get(reverse("tourney-results-csv", args=[sat.pk])).content.decode())
+        )
+    )
+    assert rows[0] == ["place", "place_to", "name", "entry_number", "prize", "deal", "seat"]
+    assert [(r[0], r[4], r[6]) for r in rows[1:4]] == [
+        ("1", "55.00", "yes"),
+        ("2", "55.00", "yes"),
+        ("3", "10.00", ""),
+    ]

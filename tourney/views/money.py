@@ -48,24 +48,32 @@ def _tournament_for_desk(request, tournament_id: int) -> Tournament:
 def results_csv(request, tournament_id: int) -> HttpResponse:
     """place, place_to, name, entry number, prize (in the currency's units, 963.00: a
     spreadsheet reads it as money, issue 31) and whether that prize is a deal amount
-    (RULES 8.3)."""
+    (RULES 8.3); a satellite's "seat" (yes: the prize is a seat in the target, RULES 12.2)
+    and a bounty event's bounties won, last."""
     t = _tournament_for_desk(request, tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{slugify(t.name) or 'tournament'}-results.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
     bounties = has_bounties(t)  # RULES 9.9: the bounties won, apart from the prize, last
-    writer.writerow((*CSV_HEADER, "bounties") if bounties else CSV_HEADER)
+    seats = seats_of(t)  # RULES 12.2: a satellite's seat places say so in a column of their own
+    header = (*CSV_HEADER, *(("seat",) if seats[0] else ()), *(("bounties",) if bounties else ()))
+    writer.writerow(header)
     for row in money_reads.results_rows(t):
-        cells = (
+        cells = [
             row["place"],
             row["place_to"],
             _safe_cell(row["name"]),
             row["number"],
             csv_money(row["prize"]),
             "yes" if row["deal"] else "",
-        )
-        writer.writerow((*cells, csv_money(row["bounties"])) if bounties else cells)
+        ]
+        if seats[0]:
+            seat = prize_words(row["prize"], row["place_to"], seats, str).startswith("Seat")
+            cells.append("yes" if seat else "")
+        if bounties:
+            cells.append(csv_money(row["bounties"]))
+        writer.writerow(cells)
     return response
 
 
