@@ -32,7 +32,7 @@ from tables.selectors import blocked_sql, seats_of
 from tourney.core.rows import marks
 from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event, Player, Tournament
-from tourney.selectors.bounties import bounty_totals, has_bounties, heads_shown
+from tourney.selectors.bounties import bounty_totals, buy_in_split, has_bounties, heads_shown
 from tourney.selectors.clock import clock_read
 from tourney.selectors.desk_events import ticket_used_by, tickets_into
 from tourney.selectors.flights import flight_warnings
@@ -114,16 +114,11 @@ def desk_status(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         "alternates": alternates,
         "buy_in": money_exact(t.buy_in),
         "fee": money_exact(t.fee),
-        "price": money_exact(t.buy_in + bounty_part(t) + t.fee),
+        "price": money_exact(buy_in_split(t).price),  # RULES 9.1: added up in one place
         "rebuy_price": price_text(t.rebuy_price, t.rebuy_fee),
         "addon_price": price_text(t.addon_price, t.addon_fee),
         **bounty_offer(t),
     }
-
-
-def bounty_part(t: Tournament) -> int:
-    """The bounty part of each buy-in (RULES 9.1): 0 in an event without bounties."""
-    return t.bounty if has_bounties(t) else 0
 
 
 def bounty_offer(t: Tournament) -> dict[str, Any]:
