@@ -29,6 +29,27 @@ def structure_items(t: Tournament) -> tuple[clock_engine.Item, ...]:
         return _items(tuple(cursor.fetchall()))
 
 
+def structures_items(ids) -> dict[int, tuple[clock_engine.Item, ...]]:
+    """The structure items of several tournaments in one statement (the director home's, the
+    lobby's and the desk's other events), built as ``structure_items`` builds one (the same
+    cache of items per distinct structure); every id is in the answer, () without levels."""
+    ids = list(ids)
+    if not ids:
+        return {}
+    color_up = "color_up::text" if connection.vendor == "postgresql" else "color_up"
+    rows: dict[int, list[tuple]] = {i: [] for i in ids}
+    with kept_cursor() as cursor:
+        cursor.execute(
+            f"SELECT tournament_id, kind, seconds, small_blind, big_blind, ante, big_blind_ante, "
+            f"{color_up} FROM {Level._meta.db_table} WHERE tournament_id IN "
+            f'({", ".join(["%s"] * len(ids))}) ORDER BY tournament_id, "index"',
+            ids,
+        )
+        for tid, *row in cursor.fetchall():
+            rows[tid].append(tuple(row))
+    return {tid: _items(tuple(r)) for tid, r in rows.items()}
+
+
 @lru_cache(maxsize=64)
 def _items(rows: tuple[tuple, ...]) -> tuple[clock_engine.Item, ...]:
     return tuple(

@@ -45,10 +45,10 @@ from tourney.core.rows import marks
 from tourney.engine import clock as clock_engine
 from tourney.engine.money_format import money_exact
 from tourney.engine.structure import item_number_of
-from tourney.models import Entry, Level, Tournament
+from tourney.models import Entry, Tournament
 from tourney.room_models import Ticket
 from tourney.selectors.bounties import buy_in_split
-from tourney.selectors.clock import _items, clock_read
+from tourney.selectors.clock import clock_read, structures_items
 from tourney.selectors.money import window_passed
 
 MAX_EVENTS = 40
@@ -107,25 +107,6 @@ def _entry_counts(ids: list[int]) -> dict[int, dict[str, int]]:
     for tid, status, n in rows:
         counts[tid][status] += n
     return counts
-
-
-def _structures(ids: list[int]) -> dict[int, tuple[clock_engine.Item, ...]]:
-    """Each event's structure items, as ``selectors.clock.structure_items`` reads one: one
-    statement for all."""
-    if not ids:
-        return {}
-    color_up = "color_up::text" if connection.vendor == "postgresql" else "color_up"
-    rows: dict[int, list[tuple]] = defaultdict(list)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT tournament_id, kind, seconds, small_blind, big_blind, ante, "
-            f"big_blind_ante, {color_up} FROM {Level._meta.db_table} "
-            f'WHERE tournament_id IN ({marks(ids)}) ORDER BY tournament_id, "index"',
-            ids,
-        )
-        for tid, *row in cursor.fetchall():
-            rows[tid].append(tuple(row))
-    return {tid: _items(tuple(r)) for tid, r in rows.items()}
 
 
 def _status(t: Tournament, items, now: datetime) -> tuple[str, int | None, int | None]:
@@ -206,7 +187,7 @@ def events_open(
     zone = zone or timezone.get_current_timezone()
     events = _events(exclude_id=exclude_id, since=today_start(zone, now), limit=limit)
     ids = [t.pk for t in events]
-    seats, counts, structures = _seats(ids), _entry_counts(ids), _structures(ids)
+    seats, counts, structures = _seats(ids), _entry_counts(ids), structures_items(ids)
     today = timezone.localtime(now, zone).date()
     rows = []
     for t in events:

@@ -50,11 +50,11 @@ from tables.selectors import blocked_sql
 from tourney.core.rows import kept_cursor
 from tourney.engine import clock as clock_engine
 from tourney.engine.money_format import money_whole
-from tourney.models import Entry, Level, Lobby, Tournament
+from tourney.models import Entry, Lobby, Tournament
 from tourney.selectors import average_stack, total_chips
 from tourney.selectors import display as public
 from tourney.selectors.bounties import buy_in_split
-from tourney.selectors.clock import _items, clock_read
+from tourney.selectors.clock import clock_read, structures_items
 from tourney.selectors.flights import day_screen, event_pool_so_far, is_flight
 from tourney.selectors.money import pool_of
 
@@ -191,28 +191,6 @@ def forget_version(token: str) -> None:
 # ---------------------------------------------------------------- the batched reads
 
 
-def _structures(ids: list[int]) -> dict[int, tuple[clock_engine.Item, ...]]:
-    """Every event's structure in one query, built as ``structure_items`` builds one (and
-    shared with it: the same cache of items per distinct structure)."""
-    rows: dict[int, list[tuple]] = {i: [] for i in ids}
-    for tid, kind, seconds, sb, bb, ante, bba, color_up in (
-        Level.objects.filter(tournament_id__in=ids)
-        .order_by("tournament_id", "index")
-        .values_list(
-            "tournament_id",
-            "kind",
-            "seconds",
-            "small_blind",
-            "big_blind",
-            "ante",
-            "big_blind_ante",
-            "color_up",
-        )
-    ):
-        rows[tid].append((kind, seconds, sb, bb, ante, bba, tuple(color_up or ())))
-    return {tid: _items(tuple(r)) for tid, r in rows.items()}
-
-
 def _entry_counts(ids: list[int]) -> dict[int, dict[str, int]]:
     status = Entry.Status
     rows = (
@@ -346,7 +324,7 @@ def build_lobby_state(
     ``events`` (``lobby_events``'s order) and how the pages turn."""
     now = now or timezone.now()
     ids = [t.pk for t in events]
-    structures = _structures(ids)
+    structures = structures_items(ids)
     counts = _entry_counts(ids)
     seats = _open_seats(ids)
     cards = [_card(t, now, structures[t.pk], counts.get(t.pk, {}), seats.get(t.pk)) for t in events]

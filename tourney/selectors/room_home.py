@@ -22,18 +22,16 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from tables.engine import balancing
 from tables.models import Table
 from tables.selectors import seating_settings
-from tourney.core.rows import kept_cursor
 from tourney.engine import clock as clock_engine
 from tourney.engine import floor_plan as plan_engine
-from tourney.models import ChipDenomination, Entry, Level, Tournament
-from tourney.selectors.clock import _items, anchor_of
+from tourney.models import ChipDenomination, Entry, Tournament
+from tourney.selectors.clock import anchor_of, structures_items
 from tourney.selectors.display import duration_display
 
 LEVEL_ENDING_MS = 2 * 60 * 1000
@@ -84,23 +82,6 @@ def home_tournaments(now: datetime) -> list[Tournament]:
         | Q(created_at__gte=since)
     ).defer("payout_percentages", "frozen_prizes", "mystery_envelopes")
     return sorted((t for t in found if _on_home(t, now)), key=_order)[:MAX_ROWS]
-
-
-def _levels(ids: Sequence[int]) -> dict[int, tuple[clock_engine.Item, ...]]:
-    if not ids:
-        return {}
-    color_up = "color_up::text" if connection.vendor == "postgresql" else "color_up"
-    rows: dict[int, list[tuple]] = defaultdict(list)
-    with kept_cursor() as cursor:
-        cursor.execute(
-            f"SELECT tournament_id, kind, seconds, small_blind, big_blind, ante, big_blind_ante, "
-            f"{color_up} FROM {Level._meta.db_table} WHERE tournament_id IN "
-            f'({", ".join(["%s"] * len(ids))}) ORDER BY tournament_id, "index"',
-            list(ids),
-        )
-        for tid, *row in cursor.fetchall():
-            rows[tid].append(tuple(row))
-    return {tid: _items(tuple(r)) for tid, r in rows.items()}
 
 
 def _fields(ids: Sequence[int]) -> dict[int, dict[str, int]]:
@@ -264,7 +245,7 @@ def rows_of(tournaments: Iterable[Tournament], now: datetime) -> list[dict[str, 
     ids = [t.pk for t in ts]
     if not ids:
         return []
-    levels, fields = _levels(ids), _fields(ids)
+    levels, fields = structures_items(ids), _fields(ids)
     tables, chips = _tables(ids), _chips_in_play(ids)
     return [
         _row(
