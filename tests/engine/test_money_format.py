@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tourney.engine.money_format import money_exact, money_input, money_whole
+from tourney.engine.money_format import money_exact, money_input, money_typed, money_whole
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,18 @@ def test_money_input_writes_what_the_forms_wrote_before_it(amount):
     # The float formula of the setup and settings forms, exact up to the 10^11 units they
     # accept (setup.parse_money); money_input is integer arithmetic, exact for any amount.
     assert money_input(amount) == f"{amount / 100:.2f}".removesuffix(".00")
+
+
+@given(st.integers(min_value=0, max_value=10**13))
+def test_an_amount_typed_as_the_form_fills_it_reads_back(amount):
+    assert money_typed(money_input(amount)) == amount
+    assert money_typed(money_exact(amount)) == amount  # with thousands separators
+
+
+@pytest.mark.parametrize("text", ["1.234", "-1", "nan", "inf", "1e400", "12,5.x", "100000000001"])
+def test_what_is_no_amount_is_none(text):
+    assert money_typed(text) is None
+
+
+def test_empty_is_zero():
+    assert money_typed("") == 0 and money_typed(None) == 0 and money_typed("  ") == 0

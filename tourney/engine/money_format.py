@@ -9,10 +9,14 @@ Pure Python, so the services, the reads and the screens all may use it.
   public screens (the TV display, the player page), where space is short.
 - ``money_input``: as typed into a form's amount field, "1234.50", "100": no thousands
   separators, cents only when not even; what the setup and settings forms are filled in with
-  (``services.setup.parse_money`` reads it back).
+  (``money_typed`` reads it back).
 """
 
 from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+MONEY_MAX = Decimal(10**11)  # units: far above any buy-in, far below the columns' limit
 
 
 def money_exact(amount: int | None) -> str:
@@ -34,3 +38,22 @@ def money_input(amount: int) -> str:
     whole, cents = divmod(abs(int(amount)), 100)
     sign = "-" if amount < 0 else ""
     return f"{sign}{whole}" if cents == 0 else f"{sign}{whole}.{cents:02d}"
+
+
+def money_typed(text: str | None) -> int | None:
+    """An amount as typed into a form ("12.50", "1,250", "100") in the smallest unit: 1250;
+    empty -> 0; None when it is no amount (not a number, negative, more than two decimals,
+    above ``MONEY_MAX``)."""
+    raw = (text or "").replace(",", "").strip()
+    if not raw:
+        return 0
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        return None
+    # NaN, infinities and huge exponents fail here before quantize (which would raise)
+    if not value.is_finite() or value < 0 or value > MONEY_MAX:
+        return None
+    if value != value.quantize(Decimal("0.01")):
+        return None
+    return int(value * 100)

@@ -5,20 +5,18 @@ form (tourney/services/setup.py) inherits them; ``tournament_create`` checks the
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
 
 from tourney.engine.errors import DomainError
-from tourney.engine.money_format import money_input
+from tourney.engine.money_format import money_input, money_typed
 from tourney.models import Tournament
 from tourney.selectors.satellites import target_choices
 
 MSG_SEAT_VALUE = (
     "Seat value: an amount like 550 or 550.00, more than zero (empty: the target's price)."
 )
-MAX_MONEY = Decimal(10**11)
 
 
 def _choices(t: Tournament | None = None) -> list[tuple[str, str]]:
@@ -34,19 +32,12 @@ class SetupFields(forms.Form):
 
 
 def seat_value_parse(text: str | None) -> int:
-    """ "550" or "550.00" → 55000 (the smallest unit); empty → 0 (the target's price)."""
-    raw = (text or "").replace(",", "").strip()
-    if not raw:
-        return 0
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        value = Decimal(-1)
-    if not value.is_finite() or value <= 0 or value > MAX_MONEY:
-        value = Decimal(-1)
-    if value < 0 or value != value.quantize(Decimal("0.01")):
+    """ "550" or "550.00" → 55000 (the smallest unit); empty → 0 (the target's price); a
+    typed zero is refused (a seat is worth something)."""
+    amount = money_typed(text)
+    if amount is None or (amount == 0 and (text or "").strip()):
         raise DomainError("bad_input", MSG_SEAT_VALUE, fields={"seat_value": MSG_SEAT_VALUE})
-    return int(value * 100)
+    return amount
 
 
 def options_from_form(data: dict[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -40,7 +40,7 @@ from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
 from tourney.engine.clock import BREAK, LEVEL
 from tourney.engine.errors import DomainError
-from tourney.engine.money_format import money_input
+from tourney.engine.money_format import money_input, money_typed
 from tourney.engine.numbers import ascii_int
 from tourney.engine.structure import item_index_of, item_number_of
 from tourney.models import ChipDenomination, Event, Tournament
@@ -107,20 +107,11 @@ def move_mark_announced(*, tournament_id: int, move_ids: Sequence[int], actor=No
 
 def parse_money(text: str | None, field: str) -> int:
     """ "12.50" → 1250 (the smallest unit); empty → 0."""
-    raw = (text or "").replace(",", "").strip()
-    if not raw:
-        return 0
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        value = Decimal(-1)
-    # NaN, infinities and huge exponents fail here before quantize (which would raise)
-    if not value.is_finite() or value < 0 or value > Decimal(10**11):
-        value = Decimal(-1)
-    if value < 0 or value != value.quantize(Decimal("0.01")):
+    amount = money_typed(text)
+    if amount is None:
         msg = "An amount like 100 or 12.50, zero or more."
         raise DomainError("bad_input", msg, fields={field: msg})
-    return int(value * 100)
+    return amount
 
 
 def parse_chips(text: str) -> list[tuple[int, str]]:
