@@ -205,6 +205,33 @@ class RejectNulMiddleware:
         )
 
 
+class LanguageMiddleware:
+    """After Django's ``LocaleMiddleware`` (the chosen language's cookie, else the browser's
+    Accept-Language): a URL's ``?lang=de`` (one of settings.LANGUAGES) wins for that request,
+    so that a display or a phone page can speak another language than the director's; the
+    API answers in English whatever is asked (docs/api.md's messages, read by other tools)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.utils import translation
+
+        wanted = "en" if _is_api(request) else url_language(request)
+        if wanted:
+            translation.activate(wanted)
+            request.LANGUAGE_CODE = wanted
+        return self.get_response(request)
+
+
+def url_language(request) -> str:
+    """The language a URL asks for with ``?lang=`` ("" when none, or not a shipped one)."""
+    from django.conf import settings
+
+    asked = (request.GET.get("lang") or "").strip().lower()
+    return asked if asked in dict(settings.LANGUAGES) else ""
+
+
 class TournamentZoneMiddleware:
     """Times on a tournament's screens (the log, seat cards, printouts, the phone page) are
     printed in the card room's zone (``Tournament.time_zone``, issue 31): the views that load

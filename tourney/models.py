@@ -207,6 +207,14 @@ class Tournament(models.Model):
     # The card room's zone (an IANA name, "Europe/Paris"): the desk's "today" and the times
     # the screens print. Empty: the server's TIME_ZONE (by default the machine's own zone).
     time_zone = models.CharField(max_length=64, blank=True, default="")
+    # The language of the public screens (display, phone page, lobby cards): a code of
+    # settings.LANGUAGES; empty: the site's LANGUAGE_CODE. A screen's ``?lang=`` overrides it.
+    language = models.CharField(max_length=8, blank=True, default="")
+    # The director's own wording of the spoken announcements, by kind (level, break, colorup,
+    # one_minute, last_hand); a kind not here is said in the screen's language's default.
+    announce_templates = models.JSONField(default=dict, blank=True)
+    # Spoken announcements on the displays (the display's "test sound" button unlocks audio).
+    announce_speech = models.BooleanField(default=True)
     rng_seed = models.BigIntegerField(default=0)
     draw_counter = models.PositiveIntegerField(default=0)
     # The clock is anchors, never a counter (RULES 4.3).
@@ -530,3 +538,6 @@ class IdempotentRequest(models.Model):
 
 # The card room's models (issue 28: floor plan, lobby displays, satellite tickets).
 from tourney.room_models import Lobby, Room, Ticket  # noqa: E402, F401
+
+# What the room hears and what other tools follow (issue 29: announcements, status feeds).
+from tourney.feed_models import Announcement, FeedDelivery, StatusFeed  # noqa: E402, F401

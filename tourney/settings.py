@@ -152,6 +152,10 @@ MIDDLEWARE = [
     "tourney.middleware.ApiErrorShapeMiddleware",
     "tourney.middleware.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # the language: the browser's or the chosen one, a URL's ?lang=, English for the API
+    # (tourney/middleware.py)
+    "django.middleware.locale.LocaleMiddleware",
+    "tourney.middleware.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -254,6 +258,11 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
+# The shipped languages (locale/<code>/LC_MESSAGES, tools/i18n.py). The director's screens
+# follow the browser's language or the one chosen in the page footer; the public screens
+# (display, phone page, lobby) the tournament's ``language`` unless the URL says ``?lang=``.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 
 
 def _machine_zone() -> str:
