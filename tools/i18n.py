@@ -33,6 +33,7 @@ PYTHON_DIRS = ("tourney", "tables")
 SKIP_DIRS = {"migrations", "__pycache__", "tests"}
 KEYWORDS = {
     "_": None,
+    "N_": None,
     "gettext": None,
     "gettext_lazy": None,
     "gettext_noop": None,

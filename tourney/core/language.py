@@ -26,3 +26,18 @@ def activate_screen_language(request, tournament) -> str:
     translation.activate(code)
     request.LANGUAGE_CODE = code
     return code
+
+
+def refusal_text(exc) -> str:
+    """A DomainError's message in the active language: its template translated (when it was
+    marked with ``N_`` or gettext_noop and the catalog has it), then its values filled in;
+    otherwise the English the service wrote."""
+    template = getattr(exc, "template", None) or str(exc)
+    translated = translation.gettext(template)
+    params = getattr(exc, "params", None)
+    if params:
+        try:
+            return translated % params
+        except (KeyError, ValueError, TypeError):
+            return exc.message
+    return translated if translated != template or not hasattr(exc, "message") else exc.message
