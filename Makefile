@@ -27,9 +27,11 @@ migrate: setup
 demo: migrate
 	$(PY) manage.py demo
 
+# A home game is production for its players: gunicorn and WhiteNoise (gunicorn.conf.py), no
+# debug pages (TOURNEY_HOME_GAME=1, tourney/settings.py). DJANGO_DEBUG=1 make run for debug pages.
 run: demo
-	@echo "Starting web (http://127.0.0.1:$(PORT)), Celery worker and beat. Ctrl-C stops all."
-	$(VENV)/bin/honcho start -f Procfile -p $(PORT)
+	@echo "Starting web (http://127.0.0.1:$(PORT), gunicorn), Celery worker and beat. Ctrl-C stops all."
+	TOURNEY_HOME_GAME=1 $(VENV)/bin/honcho start -f Procfile -p $(PORT)
 
 # Two test processes by default (pytest-xdist; TEST_JOBS=0 runs in one), a test file a process
 # (--dist loadfile): the tests that start a Celery worker, all in tests/tasks/test_worker.py, run

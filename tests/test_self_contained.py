@@ -20,6 +20,7 @@ SHIPPED = [
     "README.md",
     "Makefile",
     "Procfile",
+    "gunicorn.conf.py",
     "manage.py",
     "requirements.txt",
     "requirements.in",

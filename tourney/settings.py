@@ -86,7 +86,11 @@ def env_url(name: str, default: str, schemes: tuple[str, ...], sep: str = "") ->
     return value
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# `make run` is a home game's production (TOURNEY_HOME_GAME=1): no debug pages, the secret
+# key generated once into var/, plain HTTP on the laptop's network (no TLS to redirect to),
+# any host name the players' phones use. A card room sets DJANGO_DEBUG=0 and the rest itself.
+HOME_GAME = env_bool("TOURNEY_HOME_GAME", False)
+DEBUG = env_bool("DJANGO_DEBUG", not HOME_GAME)
 
 
 def _secret_key() -> str:
@@ -95,11 +99,12 @@ def _secret_key() -> str:
         if len(key) < 32:
             raise ImproperlyConfigured("DJANGO_SECRET_KEY must be at least 32 characters")
         return key
-    if not DEBUG:
+    if not DEBUG and not HOME_GAME:
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY is required when DJANGO_DEBUG=0: refusing to start without one"
         )
-    # Development: one key generated once into var/ so sessions survive restarts.
+    # Development and a home game: one key generated once into var/ (readable by its owner
+    # only), so sessions survive restarts.
     # Published whole with a hard link, so processes starting together on a fresh var/ (the
     # web server, the worker and beat; parallel test processes) never read a half-written key
     # and all keep the first one.
@@ -120,7 +125,7 @@ def _secret_key() -> str:
 SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS",
-    ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [],
+    ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else ["*"] if HOME_GAME else [],
 )
 env_url("DJANGO_CSRF_TRUSTED_ORIGINS", "", ("https", "http"), sep=",")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -344,15 +349,17 @@ VACUUM_SECONDS = env_number("VACUUM_SECONDS", 300.0, minimum=1)
 IDEMPOTENCY_EXPIRE_SECONDS = env_number("IDEMPOTENCY_EXPIRE_SECONDS", 3600.0, minimum=1)
 
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", not HOME_GAME)
     if env_bool("DJANGO_BEHIND_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not HOME_GAME)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-    SECURE_HSTS_SECONDS = env_number("DJANGO_HSTS_SECONDS", 31536000, whole=True)
+    SECURE_HSTS_SECONDS = env_number(
+        "DJANGO_HSTS_SECONDS", 0 if HOME_GAME else 31536000, whole=True
+    )
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
-    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", not HOME_GAME)
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
 if LOG_LEVEL not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):

@@ -1,0 +1,27 @@
+"""gunicorn's settings for `make run` (the Procfile's web process) and a card room.
+
+`make run` serves with gunicorn and WhiteNoise, not Django's development server, whose own
+documentation says it is not for production: a home game is production for its players.
+
+- ``PORT`` (default 8000) and ``HOST`` (default 127.0.0.1; 0.0.0.0 lets the players' phones
+  on the laptop's network reach it);
+- ``WEB_CONCURRENCY`` worker processes: by default 1 on SQLite (one process keeps the
+  in-memory cache whole; its threads serve the desks and screens), 2 on PostgreSQL;
+- ``WEB_THREADS`` threads a worker (default 8): the displays and phones poll every few seconds.
+"""
+
+import os
+
+_sqlite = os.environ.get("DATABASE_URL", "sqlite").startswith("sqlite")
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or (1 if _sqlite else 2))
+threads = int(os.environ.get("WEB_THREADS") or 8)
+worker_class = "gthread"
+timeout = 60
+graceful_timeout = 10
+keepalive = 5
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+wsgi_app = "tourney.wsgi:application"
