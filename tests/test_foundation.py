@@ -4,6 +4,7 @@ purity of the engines."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from urllib.parse import urlparse
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
 from tables.models import Seat, Table
 from tourney.middleware import MSG_NUL
@@ -489,13 +491,36 @@ def test_production_settings_pass_check_deploy(tmp_path):
 
 @pytest.mark.django_db
 def test_pages_carry_a_content_security_policy_without_inline_script(client, director):
+    # Issue 29: django-csp's nonce-based policy; no 'unsafe-inline' for scripts or styles.
     client.force_login(director)
     r = client.get("/")
     policy = dict(
         part.strip().split(" ", 1) for part in r["Content-Security-Policy"].split(";") if part
     )
-    assert policy["script-src"] == "'self'" and policy["default-src"] == "'self'"
+    assert policy["default-src"] == "'self'"
+    for directive in ("script-src", "style-src"):
+        sources = policy[directive].split()
+        assert "'self'" in sources and "'unsafe-inline'" not in sources, policy[directive]
     assert b"<script>" not in r.content
+
+
+@pytest.mark.django_db
+def test_a_page_with_its_own_style_names_its_fresh_nonce_in_the_policy(
+    client, director, seated_tournament
+):
+    # The printed results carry a <style> of their own: allowed by the response's nonce only.
+    client.force_login(director)
+    seen = []
+    for _ in range(2):
+        r = client.get(reverse("tourney-results-print", args=[seated_tournament.pk]))
+        assert r.status_code == 200
+        nonce = re.search(rb'<style nonce="([^"]+)"', r.content).group(1).decode()
+        policy = dict(
+            part.strip().split(" ", 1) for part in r["Content-Security-Policy"].split(";") if part
+        )
+        assert f"'nonce-{nonce}'" in policy["style-src"].split()
+        seen.append(nonce)
+    assert seen[0] != seen[1]
 
 
 @pytest.mark.django_db

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONCE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -175,13 +176,15 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
 ]
 
-# Content Security Policy: scripts only from our static files (htmx is served locally, never
-# from a CDN), no inline script. Pages may set a stricter policy of their own.
+# Content Security Policy (django-csp): scripts only from our static files (htmx is served
+# locally, never from a CDN) or carrying the response's nonce; styles likewise; no
+# 'unsafe-inline' for either. Templates write nonce="{{ request.csp_nonce }}" on a <script>
+# or <style> element of their own.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
-        "default-src": ["'self'"],
-        "script-src": ["'self'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
         "img-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
         "font-src": ["'self'"],
