@@ -26,6 +26,7 @@ RULES = {
     "login": PUBLIC,
     "logout": PUBLIC,
     "favicon": PUBLIC,  # the icon, for a response that names none (issue 31)
+    "set_language": PUBLIC,  # issue 29: anyone may change their language (a cookie)
     "openapi-json": PUBLIC,
     "api-root": PUBLIC,
     "tourney-display": PUBLIC,

@@ -21,6 +21,8 @@ urlpatterns = [
         RedirectView.as_view(url=static("img/favicon.svg"), permanent=True),
         name="favicon",
     ),
+    # Issue 29: the language chooser (Django's set_language; the choice kept in a cookie)
+    path("i18n/", include("django.conf.urls.i18n")),
     path("login/", pages.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -89,7 +89,7 @@ def test_level_ending_and_paused(director):
         clock.shift(timedelta(minutes=18, seconds=30))
         row = row_of(room_home.home_rows(), t)
         assert row["alerts"] == [
-            {"code": "level_ending", "message": room_home.MSG_LEVEL_ENDING.format(left="1:30")}
+            {"code": "level_ending", "message": room_home.MSG_LEVEL_ENDING % {"left": "1:30"}}
         ]
         services.clock_action(tournament_id=t.pk, action="pause", actor=director)
         row = row_of(room_home.home_rows(), t)
@@ -118,7 +118,7 @@ def test_a_table_to_break_then_tables_to_balance(director):
     row = row_of(room_home.home_rows(), t)
     first = Table.objects.filter(tournament=t, status="open").order_by("break_rank", "-number")[0]
     assert row["alerts"] == [
-        {"code": "table_to_break", "message": room_home.MSG_TO_BREAK.format(table=first.number)}
+        {"code": "table_to_break", "message": room_home.MSG_TO_BREAK % {"table": first.number}}
     ]
     t2 = make(director, "Wide", tables=2, players=14)  # 7 and 7 at two tables of 9
     start(t2, director)
@@ -126,7 +126,7 @@ def test_a_table_to_break_then_tables_to_balance(director):
     Seat.objects.filter(pk__in=[s.pk for s in gone.order_by("number")[:3]]).delete()  # 4 and 7
     row = row_of(room_home.home_rows(), t2)
     assert row["alerts"] == [
-        {"code": "balance", "message": room_home.MSG_BALANCE.format(most=7, least=4)}
+        {"code": "balance", "message": room_home.MSG_BALANCE % {"most": 7, "least": 4}}
     ]
 
 

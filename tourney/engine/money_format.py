@@ -10,6 +10,10 @@ Pure Python, so the services, the reads and the screens all may use it.
 - ``money_input``: as typed into a form's amount field, "1234.50", "100": no thousands
   separators, cents only when not even; what the setup and settings forms are filled in with
   (``money_typed`` reads it back).
+
+``money_exact`` and ``money_whole`` write English separators ("1,234.50") unless given the
+active language's (``thousands``, ``decimal``): the screens pass them
+(tourney/views/formatting.py, the ``money`` template filters), this module imports no Django.
 """
 
 from __future__ import annotations
@@ -19,17 +23,32 @@ from decimal import Decimal, InvalidOperation
 MONEY_MAX = Decimal(10**11)  # units: far above any buy-in, far below the columns' limit
 
 
-def money_exact(amount: int | None) -> str:
-    """An amount in the smallest unit as units and cents: 123456 -> "1,234.56" (None: 0)."""
+ENGLISH_THOUSANDS = ","
+ENGLISH_DECIMAL = "."
+
+
+def _grouped(whole: int, thousands: str) -> str:
+    text = f"{whole:,}"
+    return text if thousands == ENGLISH_THOUSANDS else text.replace(",", thousands)
+
+
+def money_exact(
+    amount: int | None, thousands: str = ENGLISH_THOUSANDS, decimal: str = ENGLISH_DECIMAL
+) -> str:
+    """An amount in the smallest unit as units and cents: 123456 -> "1,234.56" (None: 0);
+    German separators (".", ","): "1.234,56"."""
     whole, cents = divmod(int(amount or 0), 100)
-    return f"{whole:,}.{cents:02d}"
+    return f"{_grouped(whole, thousands)}{decimal}{cents:02d}"
 
 
-def money_whole(amount: int) -> str:
+def money_whole(
+    amount: int, thousands: str = ENGLISH_THOUSANDS, decimal: str = ENGLISH_DECIMAL
+) -> str:
     """An amount in the smallest unit in whole units when even: 123400 -> "1,234", 123450 ->
     "1,234.50"."""
     whole, cents = divmod(int(amount), 100)
-    return f"{whole:,}" if cents == 0 else f"{whole:,}.{cents:02d}"
+    grouped = _grouped(whole, thousands)
+    return grouped if cents == 0 else f"{grouped}{decimal}{cents:02d}"
 
 
 def money_input(amount: int) -> str:

@@ -23,7 +23,9 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Q
-from django.utils import timezone
+from django.utils import dateformat, formats, timezone
+from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext_noop as N_
 
 from tables.engine import balancing
 from tables.models import Table
@@ -39,10 +41,29 @@ MAX_ROWS = 100
 PAST_PAGE = 50
 UNFINISHED = (Tournament.Status.SETUP, Tournament.Status.RUNNING)
 
-MSG_TO_BREAK = "Table {table} to break"
-MSG_BALANCE = "Tables to balance ({most} and {least} players)"
-MSG_COLORUP = "Color-up due: {chips}"
-MSG_LEVEL_ENDING = "Level ends in {left}"
+# Alerts in the active language (the API activates English): templates for gettext.
+MSG_TO_BREAK = N_("Table %(table)s to break")
+MSG_BALANCE = N_("Tables to balance (%(most)s and %(least)s players)")
+MSG_COLORUP = N_("Color-up due: %(chips)s")
+MSG_LEVEL_ENDING = N_("Level ends in %(left)s")
+# The statuses' words on the screens (the codes stay in ``status``: CSS classes, the API).
+STATUS_WORDS = {
+    "finished": N_("finished"),
+    "bagged": N_("bagged"),
+    "registering": N_("registering"),
+    "paused": N_("paused"),
+    "on break": N_("on break"),
+    "running": N_("running"),
+}
+
+
+def _alert(code: str, template: str, **params) -> dict[str, str]:
+    return {"code": code, "message": gettext(template) % params}
+
+
+def _number(value: int) -> str:
+    """A count of chips with the active language's thousands separator ("1,000")."""
+    return formats.number_format(value, force_grouping=True)
 
 
 def _local_day(moment: datetime | None, t: Tournament) -> date | None:
@@ -135,11 +156,11 @@ def _table_alerts(t: Tournament, tables: list[tuple[int, int, int, int]]) -> lis
     seats = sum(s for _, s, _, _ in tables)
     first_number, first_seats, _, _ = tables[0]
     if players <= seats - first_seats:
-        return [{"code": "table_to_break", "message": MSG_TO_BREAK.format(table=first_number)}]
+        return [_alert("table_to_break", MSG_TO_BREAK, table=first_number)]
     sizes = [p for _, _, p, _ in tables]
     most, least = max(sizes), min(sizes)
     if most - least > balancing.tolerance_for(len(tables), seating_settings(t)):
-        message = MSG_BALANCE.format(most=most, least=least)
+        message = gettext(MSG_BALANCE) % {"most": most, "least": least}
         return [{"code": "balance", "message": message}]
     return []
 
@@ -157,15 +178,15 @@ def _alerts(
     if item.kind == clock_engine.BREAK and state.status != clock_engine.NOT_STARTED:
         due = [c for c in item.color_up if c in chips]
         if due:
-            names = ", ".join(f"{c:,}" + (f" ({chips[c]})" if chips[c] else "") for c in due)
-            alerts.append({"code": "colorup_due", "message": MSG_COLORUP.format(chips=names)})
+            names = ", ".join(_number(c) + (f" ({chips[c]})" if chips[c] else "") for c in due)
+            alerts.append(_alert("colorup_due", MSG_COLORUP, chips=names))
     if (
         state.status == clock_engine.RUNNING
         and item.kind == clock_engine.LEVEL
         and state.remaining_ms <= LEVEL_ENDING_MS
     ):
         left = duration_display(state.remaining_ms)
-        alerts.append({"code": "level_ending", "message": MSG_LEVEL_ENDING.format(left=left)})
+        alerts.append(_alert("level_ending", MSG_LEVEL_ENDING, left=left))
     return alerts
 
 
@@ -188,13 +209,13 @@ def _level_text(level: dict[str, Any] | None) -> tuple[str, str]:
     if level is None:
         return "", ""
     if level["kind"] == clock_engine.BREAK:
-        return "Break", ""
-    blinds = f"{level['small_blind']:,} / {level['big_blind']:,}"
+        return gettext("Break"), ""
+    blinds = f"{_number(level['small_blind'])} / {_number(level['big_blind'])}"
     if level["big_blind_ante"]:
-        blinds += f" · BB ante {level['big_blind_ante']:,}"
+        blinds += " · " + gettext("BB ante %(ante)s") % {"ante": _number(level["big_blind_ante"])}
     elif level["ante"]:
-        blinds += f" · ante {level['ante']:,}"
-    return f"Level {level['number']}", blinds
+        blinds += " · " + pgettext("blinds", "ante %(ante)s") % {"ante": _number(level["ante"])}
+    return gettext("Level %(number)s") % {"number": level["number"]}, blinds
 
 
 def _starts_text(t: Tournament, now: datetime) -> str:
@@ -204,7 +225,7 @@ def _starts_text(t: Tournament, now: datetime) -> str:
     local = timezone.localtime(t.starts_at, t.zone)
     if local.date() == _today(t, now):
         return local.strftime("%H:%M")
-    return f"{local.strftime('%a')} {local.day} {local.strftime('%b %H:%M')}"
+    return dateformat.format(local, "D j M H:i")  # the day's and month's names translated
 
 
 def _row(t: Tournament, now: datetime, items, field, tables, chips) -> dict[str, Any]:
@@ -225,6 +246,7 @@ def _row(t: Tournament, now: datetime, items, field, tables, chips) -> dict[str,
         "starts_at": timezone.localtime(t.starts_at, t.zone) if t.starts_at else None,
         "starts_text": _starts_text(t, now),
         "status": _status(t, state),
+        "status_text": gettext(STATUS_WORDS[_status(t, state)]),
         "level": level,
         "level_text": level_text,
         "blinds_text": blinds_text,

@@ -1,10 +1,15 @@
-"""What the screens share to write things out (issue 21): the QR code of a player's page."""
+"""What the screens share to write things out: the QR code of a player's page (issue 21), and
+money in the active language's separators (issue 29, tourney/core/money_text.py)."""
 
 from __future__ import annotations
 
 import functools
 
 import segno
+
+from tourney.core.money_text import money_exact, money_whole, separators
+
+__all__ = ["QR_DARK_DISPLAY", "QR_DARK_PRINT", "money_exact", "money_whole", "qr_svg", "separators"]
 
 QR_DARK_PRINT = "#000000"  # the desk's player card, printed
 QR_DARK_DISPLAY = "#0b1016"  # the TV display: the display's own dark

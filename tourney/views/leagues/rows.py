@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from tourney.engine.money_format import money_exact, money_whole
 from tourney.selectors.standings import Row, points_text
+from tourney.views.formatting import money_exact, money_whole
 
 
 def standings_rows(

@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from tourney.engine.errors import DomainError
-from tourney.engine.money_format import money_exact
 from tourney.selectors import players as reads
 from tourney.selectors.standings import points_by_tournament
 from tourney.services import players
+from tourney.views.formatting import money_exact
 from tourney.views.players import desk_page, director_page, page, player_or_404
 
 MSG_NOT_AN_IMAGE = "Upload a photo (JPEG, PNG, GIF or WebP)."
