@@ -73,8 +73,11 @@ class _VisibleText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in ("script", "style"):
             self.skip += 1
+        # A <button>'s value is what the form sends, not what it shows; an <input
+        # type="submit">'s value is its label.
+        shown_value = tag == "input" and dict(attrs).get("type") in ("submit", "button", "reset")
         for name, value in attrs:
-            if value and (name in READ_ATTRIBUTES or (name == "value" and tag == "button")):
+            if value and (name in READ_ATTRIBUTES or (name == "value" and shown_value)):
                 self.found.append(value)
 
     def handle_endtag(self, tag):
