@@ -92,6 +92,8 @@ def extract():
             io.BytesIO(text.encode("utf-8")), KEYWORDS, [], {"encoding": "utf-8"}
         )
         for _lineno, funcname, messages, _comments in found:
+            if messages is None:  # a call with no literal: gettext(template)
+                continue
             messages = [messages] if isinstance(messages, str) else list(messages)
             context = None
             if funcname.startswith(("pgettext", "npgettext")):
