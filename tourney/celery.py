@@ -25,6 +25,10 @@ app.conf.beat_schedule = {
         "task": "tourney.tasks.vacuum_hot_tables",
         "schedule": getattr(settings, "VACUUM_SECONDS", 300.0),
     },
+    "status-feed-sweep": {  # issue 29: the outbound status feeds
+        "task": "tourney.tasks.status_feed_sweep",
+        "schedule": getattr(settings, "STATUS_FEED_SWEEP_SECONDS", 2.0),
+    },
     "idempotency-expire": {
         "task": "tourney.tasks.idempotency_expire",
         "schedule": getattr(settings, "IDEMPOTENCY_EXPIRE_SECONDS", 3600.0),

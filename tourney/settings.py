@@ -344,6 +344,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CLOCK_SWEEP_SECONDS = env_number("CLOCK_SWEEP_SECONDS", 5.0, minimum=0.1)
+# Status feeds (issue 29): the shortest heartbeat a director may set, and how often the
+# worker looks for feeds with something to send.
+STATUS_FEED_MIN_SECONDS = env_number("STATUS_FEED_MIN_SECONDS", 30, whole=True, minimum=30)
+STATUS_FEED_SWEEP_SECONDS = env_number("STATUS_FEED_SWEEP_SECONDS", 2.0, minimum=0.5)
 # Upkeep of the hot tables where the PostgreSQL server's autovacuum is off
 # (tourney/services/maintenance.py).
 VACUUM_SECONDS = env_number("VACUUM_SECONDS", 300.0, minimum=1)

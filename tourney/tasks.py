@@ -11,10 +11,13 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 from django.db.models import F, Q
+from django.utils import timezone
 
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
+from tourney.selectors.status_feed import TEST, feeds_due
 from tourney.services import clock_announce
+from tourney.services.status_feeds import feed_claim, feed_send_once
 
 log = logging.getLogger(__name__)
 
@@ -83,3 +86,58 @@ def idempotency_expire() -> int:
     from tourney.services.maintenance import idempotent_requests_expire
 
     return idempotent_requests_expire()
+
+
+# ---------------------------------------------------------------- status feeds (issue 29)
+
+# Tries of one sending after the first, and the first wait: 2, 4, 8, 16, 32 s.
+FEED_RETRIES = 5
+FEED_BACKOFF_SECONDS = 2
+
+
+def feed_backoff(retries: int) -> int:
+    """Seconds before the next try of a sending that failed ``retries + 1`` times."""
+    return FEED_BACKOFF_SECONDS * 2**retries
+
+
+@shared_task(ignore_result=True)
+def status_feed_sweep() -> int:
+    """Queue a sending for each active feed with something to send (its tournament changed,
+    or its heartbeat is due), each claimed first by a conditional UPDATE so that two sweeps
+    never send the same version twice (tourney/services/status_feeds.py)."""
+    now = timezone.now()
+    n = 0
+    for due in feeds_due(now):
+        try:
+            claimed = feed_claim(
+                feed_id=due.feed_id,
+                version=due.version,
+                sent_version=due.sent_version,
+                last_attempt_at=due.last_attempt_at,
+                now=now,
+            )
+        except OperationalError:
+            log.warning("status feed sweep: feed %s locked, next sweep will retry", due.feed_id)
+            continue
+        if claimed:
+            status_feed_send.apply_async(
+                kwargs={"feed_id": due.feed_id, "event": due.event, "claim": now.isoformat()}
+            )
+            n += 1
+    return n
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=FEED_RETRIES)
+def status_feed_send(self, feed_id: int, event: str = "change", claim: str | None = None):
+    """POST the feed's state once; on a failure (no answer, or not a 2xx) try again with
+    exponential backoff, unless a newer sending has been claimed since (it carries a newer
+    state). A test is tried once. Every attempt is recorded on the feed's deliveries."""
+    sent = feed_send_once(
+        feed_id=feed_id, event=event, claim=claim, attempt=self.request.retries + 1
+    )
+    if sent.delivery is None or sent.ok or event == TEST:
+        return sent.status
+    if self.request.retries >= self.max_retries:
+        log.info("status feed %s: gave up after %s tries", feed_id, self.request.retries + 1)
+        return sent.status
+    raise self.retry(countdown=feed_backoff(self.request.retries))
