@@ -20,6 +20,7 @@ from tourney.engine.errors import DomainError
 from tourney.models import Player
 from tourney.roles import is_desk, is_director
 from tourney.views.dashboard.base import director_only
+from tourney.views.refusals import field_texts, refusal_text
 
 
 def desk_page(view: Callable) -> Callable:
@@ -56,8 +57,8 @@ def page(
     """The page, with a refusal's message and field messages when there is one (its status)."""
     ctx = {
         "director": is_director(request.user),
-        "error": error.message if error else "",
-        "error_fields": error.fields if error else {},
+        "error": refusal_text(error) if error else "",
+        "error_fields": field_texts(error) if error else {},
         **ctx,
     }
     return render(request, template, ctx, status=error.status if error else 200)

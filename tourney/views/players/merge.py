@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tourney.engine.errors import DomainError
@@ -15,6 +17,15 @@ from tourney.services import players
 from tourney.views.players import director_page, page, player_or_404
 
 PICK_LIMIT = 30
+# The personal fields a merge fills, as the confirm page names them.
+FIELD_WORDS = {
+    "nickname": gettext_lazy("nickname"),
+    "email": gettext_lazy("email"),
+    "phone": gettext_lazy("phone"),
+    "membership": gettext_lazy("membership number"),
+    "notes": gettext_lazy("notes"),
+    "photo": gettext_lazy("photo"),
+}
 
 
 def _other(raw: str | None) -> Player | None:
@@ -42,6 +53,7 @@ def player_merge(request: HttpRequest, player_id: int) -> HttpResponse:
         ctx["found"] = found
         return page(request, "players/merge.html", ctx)
     ctx["preview"] = reads.merge_preview(keep, other)
+    ctx["preview"]["fills"] = [str(FIELD_WORDS.get(f, f)) for f in ctx["preview"]["fills"]]
     ctx["history_keep"] = reads.player_history(keep)["totals"]
     ctx["history_other"] = reads.player_history(other)["totals"]
     if request.method == "GET":
@@ -51,6 +63,8 @@ def player_merge(request: HttpRequest, player_id: int) -> HttpResponse:
     except DomainError as exc:
         return page(request, "players/merge.html", ctx, error=exc)
     messages.success(
-        request, f"{other.name} merged into {keep.name}. Undo it from Recent changes if wrong."
+        request,
+        _("%(other)s merged into %(name)s. Undo it from Recent changes if wrong.")
+        % {"other": other.name, "name": keep.name},
     )
     return redirect("tourney-players-detail", player_id=keep.pk)

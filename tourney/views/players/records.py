@@ -10,6 +10,9 @@ from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_http_methods, require_safe
 
 from tourney.engine.errors import DomainError
@@ -19,7 +22,9 @@ from tourney.services import players
 from tourney.views.formatting import money_exact
 from tourney.views.players import desk_page, director_page, page, player_or_404
 
-MSG_NOT_AN_IMAGE = "Upload a photo (JPEG, PNG, GIF or WebP)."
+MSG_NOT_AN_IMAGE = gettext_lazy("Upload a photo (JPEG, PNG, GIF or WebP).")
+# An unfinished tournament's status on a player's history.
+STATUS_WORDS = {"setup": N_("setup"), "running": N_("running")}
 
 
 class PhotoForm(forms.Form):
@@ -67,7 +72,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
         p = players.player_create(data=values, photo=_photo(request), actor=request.user)
     except DomainError as exc:
         return page(request, "players/edit.html", {"values": values, "player": None}, error=exc)
-    messages.success(request, f"{p.name} added.")
+    messages.success(request, _("%(name)s added.") % {"name": p.name})
     return redirect("tourney-players-detail", player_id=p.pk)
 
 
@@ -89,7 +94,7 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
         )
     except DomainError as exc:
         return page(request, "players/edit.html", {"values": values, "player": p}, error=exc)
-    messages.success(request, "Saved.")
+    messages.success(request, _("Saved."))
     return redirect("tourney-players-detail", player_id=p.pk)
 
 
@@ -104,6 +109,8 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     points = points_by_tournament(p.pk)  # league points, where a tournament counts toward a season
     for row in history["rows"]:
         row["points"] = points.get(row["tournament_id"])
+        if row.get("status") in STATUS_WORDS:
+            row["status"] = _(STATUS_WORDS[row["status"]])
         row["prize_display"] = money_exact(row["prize"]) if row["prize"] else ""
         row["bounties_display"] = money_exact(row["bounties"]) if row["bounties"] else ""
     totals = dict(history["totals"])
@@ -145,5 +152,7 @@ def player_anonymise(request: HttpRequest, player_id: int) -> HttpResponse:
         players.player_anonymise(player_id=p.pk, confirm=ctx["confirm"], actor=request.user)
     except DomainError as exc:
         return page(request, "players/anonymise.html", ctx, error=exc)
-    messages.success(request, f"The personal data of player #{p.pk} was removed.")
+    messages.success(
+        request, _("The personal data of player #%(number)s was removed.") % {"number": p.pk}
+    )
     return redirect(reverse("tourney-players-detail", args=[p.pk]))

@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_http_methods, require_safe
 
 from tourney.engine.errors import DomainError
@@ -17,16 +19,17 @@ from tourney.selectors import players as reads
 from tourney.services import players, players_import
 from tourney.views.money import _safe_cell
 from tourney.views.players import director_page, page
+from tourney.views.refusals import field_texts
 
 TEMPLATE = "players/import.html"
-MSG_NOT_TEXT = "The file is not text (UTF-8): save it from the spreadsheet as CSV UTF-8."
+MSG_NOT_TEXT = N_("The file is not text (UTF-8): save it from the spreadsheet as CSV UTF-8.")
 LABELS = {
-    "name": "Name",
-    "nickname": "Nickname",
-    "email": "Email",
-    "phone": "Phone",
-    "membership": "Membership number",
-    "notes": "Notes",
+    "name": gettext_lazy("Name"),
+    "nickname": gettext_lazy("Nickname"),
+    "email": gettext_lazy("Email"),
+    "phone": gettext_lazy("Phone"),
+    "membership": gettext_lazy("Membership number"),
+    "notes": gettext_lazy("Notes"),
 }
 
 
@@ -69,7 +72,7 @@ def _shaped(ctx: dict) -> dict:
 
 def _render(request: HttpRequest, ctx: dict, error: DomainError | None = None) -> HttpResponse:
     if error is not None:
-        ctx["error_fields"] = error.fields
+        ctx["error_fields"] = field_texts(error)
     return page(request, TEMPLATE, _shaped(ctx), error=error)
 
 
@@ -104,7 +107,12 @@ def players_import_view(request: HttpRequest) -> HttpResponse:
             ctx["step"] = "preview"
         return _render(request, ctx, exc)
     if step == "import":
-        messages.success(request, f"{result['created']} players imported.")
+        created = result["created"]
+        messages.success(
+            request,
+            ngettext("%(count)s player imported.", "%(count)s players imported.", created)
+            % {"count": created},
+        )
         return redirect("tourney-players-changes")
     ctx["preview"] = result
     ctx["step"] = "preview"
