@@ -14,8 +14,16 @@
 
   var root = document.documentElement;
   var FULL_PAGE = /^\s*(<!doctype|<html)/i;
+  // The messages in the page's language (issue 29): a <meta name="forms-messages"
+  // data-server=... data-offline=...> written by the template ({% include "_forms_messages.html" %}),
+  // read when shown (the meta may come after this script); English without it.
   var MSG_SERVER = "The server could not do this (error {status}). Reload the page to see what was saved, then try again.";
   var MSG_OFFLINE = "No answer from the server: check the connection, then try again.";
+  function said(key, english) {
+    var meta = document.querySelector('meta[name="forms-messages"]');
+    var text = meta && meta.getAttribute("data-" + key);
+    return text || english;
+  }
 
   root.addEventListener("htmx:beforeOnLoad", function (event) {
     var xhr = event.detail && event.detail.xhr;
@@ -40,10 +48,10 @@
   root.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail && event.detail.xhr;
     if (!xhr || xhr.status < 500) return;
-    show(event.detail.elt, MSG_SERVER.replace("{status}", String(xhr.status)));
+    show(event.detail.elt, said("server", MSG_SERVER).replace("{status}", String(xhr.status)));
   });
   root.addEventListener("htmx:sendError", function (event) {
-    show(event.detail && event.detail.elt, MSG_OFFLINE);
+    show(event.detail && event.detail.elt, said("offline", MSG_OFFLINE));
   });
   root.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;

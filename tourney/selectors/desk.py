@@ -26,11 +26,13 @@ from django.db.models import (
     When,
 )
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
 from tables.selectors import blocked_sql, seats_of
+from tourney.core.money_text import money_exact
 from tourney.core.rows import marks
-from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Event, Player, Tournament
 from tourney.selectors.bounties import bounty_totals, buy_in_split, has_bounties, heads_shown
 from tourney.selectors.clock import clock_read
@@ -133,7 +135,9 @@ def bounty_offer(t: Tournament) -> dict[str, Any]:
         "bounty": money_exact(t.bounty),
         "bounty_kind": Tournament.BountyKind(t.bounty_kind).label,
         "bounty_on_head": heads,
-        "reentry_hint": f"new bounty {money_exact(t.bounty)}" if heads else "",
+        "reentry_hint": _("new bounty %(amount)s") % {"amount": money_exact(t.bounty)}
+        if heads
+        else "",
     }
 
 
@@ -273,7 +277,7 @@ def seat_card(t: Tournament, entry: Entry) -> dict[str, Any]:
         "waits_for_button": seat.waits_for_button if seat else False,
         "alternate_position": position,
         "stack": t.starting_stack,
-        "stack_text": f"{t.starting_stack:,}",
+        "stack_text": number_format(t.starting_stack, force_grouping=True),
         "reentry": first is not None and first < entry.number,
         "registered_at": timezone.localtime(entry.created_at, t.zone),
         **_card_bounty(t, entry),

@@ -38,12 +38,13 @@ from django.db import connection
 from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tables.models import Table
 from tables.selectors import blocked_sql
+from tourney.core.money_text import money_exact
 from tourney.core.rows import marks
 from tourney.engine import clock as clock_engine
-from tourney.engine.money_format import money_exact
 from tourney.engine.structure import item_number_of
 from tourney.models import Entry, Tournament
 from tourney.room_models import Ticket
@@ -113,22 +114,27 @@ def _status(t: Tournament, items, now: datetime) -> tuple[str, int | None, int |
     """(what the status column says, the level number or None, the clock's item or None)."""
     if not t.clock_started or not items:
         if t.status == Tournament.Status.RUNNING:
-            return "running", None, None
-        return ("registering" if t.registration_open else "not started"), None, None
+            return _("running"), None, None
+        return (_("registering") if t.registration_open else _("not started")), None, None
     state = clock_read(t, now, items=items)
-    paused = "" if t.clock_running else ", paused"
     if state.item.kind == clock_engine.BREAK:
-        return f"running, break after level {state.level_number or 0}{paused}", None, state.index
-    return f"running, level {state.level_number}{paused}", state.level_number, state.index
+        level = {"level": state.level_number or 0}
+        if t.clock_running:
+            return _("running, break after level %(level)s") % level, None, state.index
+        return _("running, break after level %(level)s, paused") % level, None, state.index
+    level = {"level": state.level_number}
+    if t.clock_running:
+        return _("running, level %(level)s") % level, state.level_number, state.index
+    return _("running, level %(level)s, paused") % level, state.level_number, state.index
 
 
 def _registration(t: Tournament, items, index: int | None) -> tuple[bool, int | None, str]:
     late = item_number_of(items or (), clock_engine.LEVEL, t.late_reg_until)
     if not t.registration_open or window_passed(t.late_reg_until, index):
-        return False, late, "closed"
+        return False, late, _("closed")
     if late:
-        return True, late, f"open until the end of level {late}"
-    return True, late, "open"
+        return True, late, _("open until the end of level %(level)s") % {"level": late}
+    return True, late, _("open")
 
 
 def seating_state(
@@ -283,7 +289,8 @@ def tickets_into(t: Tournament, player_ids: list[int]) -> dict[int, list[dict[st
                 "satellite": sat_id,
                 "satellite_name": sat_name,
                 "value": value,
-                "label": f"Ticket from satellite #{sat_id} ({sat_name})",
+                "label": _("Ticket from satellite #%(id)s (%(name)s)")
+                % {"id": sat_id, "name": sat_name},
             }
         )
     return dict(found)
@@ -304,5 +311,5 @@ def ticket_used_by(entry: Entry) -> dict[str, Any] | None:
         "id": pk,
         "satellite": sat_id,
         "satellite_name": sat_name,
-        "label": f"Paid by ticket from satellite #{sat_id}",
+        "label": _("Paid by ticket from satellite #%(id)s") % {"id": sat_id},
     }

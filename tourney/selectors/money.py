@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db.models import Count, Q, Sum
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.rows import kept_cursor
 from tourney.engine import payouts as payouts_engine
@@ -18,9 +19,9 @@ from tourney.models import Entry, Tournament
 from tourney.selectors.bounties import bounty_totals, has_bounties
 from tourney.selectors.tickets import satellite_payout_for
 
-MSG_DEAL_EXISTS = "A deal is already recorded for this tournament."
-MSG_DEAL_FEW_PLAYERS = "A deal needs at least two players still in."
-MSG_STACKS_WRONG_PLAYERS = "Give one stack for each player still in, and only for them."
+MSG_DEAL_EXISTS = N_("A deal is already recorded for this tournament.")
+MSG_DEAL_FEW_PLAYERS = N_("A deal needs at least two players still in.")
+MSG_STACKS_WRONG_PLAYERS = N_("Give one stack for each player still in, and only for them.")
 
 
 def money_in(t: Tournament, **more) -> dict[str, int]:

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from tables.models import Move, Seat, Table
 from tables.selectors import alternates_waiting
@@ -28,16 +29,16 @@ from tourney.services.entries import entry_reenter, entry_register, place_lag_st
 
 MAX_ID = 2**63  # ids are 64-bit: a larger one names no row (and overflows SQLite's driver)
 
-MSG_PLAYER_IN_PLAY = "This player already has an entry in play."
-MSG_ENTRY_NOT_FOUND = "No such entry in this tournament."
-MSG_UNDO_NOT_YOURS = "Only the clerk who registered an entry can undo it."
-MSG_UNDO_NOT_LAST = "Only your last registration can be undone."
-MSG_UNDO_TOO_LATE = "Too late to undo: a registration can be undone within a minute."
-MSG_UNDO_DEPENDS = (
+MSG_PLAYER_IN_PLAY = N_("This player already has an entry in play.")
+MSG_ENTRY_NOT_FOUND = N_("No such entry in this tournament.")
+MSG_UNDO_NOT_YOURS = N_("Only the clerk who registered an entry can undo it.")
+MSG_UNDO_NOT_LAST = N_("Only your last registration can be undone.")
+MSG_UNDO_TOO_LATE = N_("Too late to undo: a registration can be undone within a minute.")
+MSG_UNDO_DEPENDS = N_(
     "Cannot undo: something has happened to this entry since (a move, a bust, a rebuy or an "
     "add-on). Ask the director."
 )
-MSG_FINISHED = "The tournament is finished."
+MSG_FINISHED = N_("The tournament is finished.")
 
 
 # ---------------------------------------------------------------- writes
@@ -59,7 +60,7 @@ def desk_register(
         # Locked first, so two desks choosing for the same player are serialised.
         t = lock_tournament(tournament_id)
         if player_id is not None and not 0 < player_id < MAX_ID:
-            raise DomainError("not_found", "No such player.", status=404)
+            raise DomainError("not_found", N_("No such player."), status=404)
         if player_id is not None:
             mine = list(Entry.objects.filter(tournament=t, player_id=player_id).order_by("-number"))
             live = [e for e in mine if e.status != Entry.Status.BUSTED]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime
 
+from django.utils.translation import gettext_noop as N_
+
 from tourney.core.event_rows import (
     combined_statements,
 )
@@ -29,13 +31,13 @@ from tourney.services.money import (
     _window_passed,
 )
 
-MSG_ENTRY_NOT_FOUND = "No such entry in this tournament."
-MSG_NAME_REQUIRED = "The name is empty: type the player name first."
-MSG_NAME_TOO_LONG = "The name is too long (120 characters at most)."
-MSG_NAME_CONTROL = "The name holds control characters; type it again."
-MSG_PLAYER_STILL_IN = "This player already has an entry in play."
-MSG_REGISTRATION_CLOSED = "Registration is closed."
-MSG_REGISTER_FINISHED = (
+MSG_ENTRY_NOT_FOUND = N_("No such entry in this tournament.")
+MSG_NAME_REQUIRED = N_("The name is empty: type the player name first.")
+MSG_NAME_TOO_LONG = N_("The name is too long (120 characters at most).")
+MSG_NAME_CONTROL = N_("The name holds control characters; type it again.")
+MSG_PLAYER_STILL_IN = N_("This player already has an entry in play.")
+MSG_REGISTRATION_CLOSED = N_("Registration is closed.")
+MSG_REGISTER_FINISHED = N_(
     "The tournament is over: one player is left, so nobody can register any more. "
     "Undo the last elimination on the dashboard if it was a mistake."
 )
@@ -64,7 +66,7 @@ def _player_for(name: str, player_id: int | None) -> Player:
         # beyond what the column holds is no player (and no overflow in the driver)
         p = Player.objects.filter(pk=player_id).first() if 0 < player_id < 2**63 else None
         if p is None:
-            raise DomainError("not_found", "No such player.", status=404)
+            raise DomainError("not_found", N_("No such player."), status=404)
         while p.merged_into_id is not None:  # issue 27: a merged record's entries go on
             p = Player.objects.get(pk=p.merged_into_id)  # the kept one (a stale desk page)
         return p

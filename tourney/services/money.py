@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import F, Q
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.events import event_payload_set, record_event
 from tourney.core.journal import current as journal_current
@@ -56,42 +57,44 @@ from tourney.selectors.money import (
 from tourney.services.ticket_issue import tickets_issue
 
 ENTRY = Entry._meta.db_table
-MSG_NOT_IN_PLAY = "Only a player still in play can rebuy or take the add-on."
-MSG_NO_REBUYS = "This tournament has no rebuys."
-MSG_REBUYS_CLOSED = "The rebuy period is over."
-MSG_NO_ADDON = "This tournament has no add-on."
-MSG_ADDON_NOT_NOW = "The add-on is offered only during its break."
-MSG_ADDON_TAKEN = "This entry has already taken the add-on."
-MSG_REENTRY_NOT_BUSTED = "Only an entry that is out can re-enter."
-MSG_REENTRY_STILL_IN = "This player still has an entry in play."
-MSG_NO_REENTRIES = "This player has no re-entries left."
-MSG_REGISTRATION_CLOSED = "Registration is closed."
-MSG_FINISHED = "The tournament is finished."
-MSG_ENTRY_NOT_FOUND = "No such entry in this tournament."
-MSG_BAD_TABLE = (
+MSG_NOT_IN_PLAY = N_("Only a player still in play can rebuy or take the add-on.")
+MSG_NO_REBUYS = N_("This tournament has no rebuys.")
+MSG_REBUYS_CLOSED = N_("The rebuy period is over.")
+MSG_NO_ADDON = N_("This tournament has no add-on.")
+MSG_ADDON_NOT_NOW = N_("The add-on is offered only during its break.")
+MSG_ADDON_TAKEN = N_("This entry has already taken the add-on.")
+MSG_REENTRY_NOT_BUSTED = N_("Only an entry that is out can re-enter.")
+MSG_REENTRY_STILL_IN = N_("This player still has an entry in play.")
+MSG_NO_REENTRIES = N_("This player has no re-entries left.")
+MSG_REGISTRATION_CLOSED = N_("Registration is closed.")
+MSG_FINISHED = N_("The tournament is finished.")
+MSG_ENTRY_NOT_FOUND = N_("No such entry in this tournament.")
+MSG_BAD_TABLE = N_(
     "A payout table is a list of whole basis points (1/100 of a percent), each at least 1, "
     "none larger than the one before, adding up to exactly 10000 (100 %)."
 )
-MSG_TOO_MANY_PLACES = "The payout table pays more places than there are entries."
-MSG_FREEZE_OPEN = "Close registration first: until then the payouts follow the entries."
-MSG_NO_ENTRIES = "Nobody has entered yet."
-MSG_NOTHING_TO_SET = "Give a payout table, a rounding unit, or both."
-MSG_BAD_METHOD = "A deal is made by ICM, chip chop or custom amounts."
-MSG_AFTER_DEAL = (
+MSG_TOO_MANY_PLACES = N_("The payout table pays more places than there are entries.")
+MSG_FREEZE_OPEN = N_("Close registration first: until then the payouts follow the entries.")
+MSG_NO_ENTRIES = N_("Nobody has entered yet.")
+MSG_NOTHING_TO_SET = N_("Give a payout table, a rounding unit, or both.")
+MSG_BAD_METHOD = N_("A deal is made by ICM, chip chop or custom amounts.")
+MSG_AFTER_DEAL = N_(
     "A deal is recorded: no more money can come in and the payouts stay as they are "
     "(undo the deal first)."
 )
-MSG_DEAL_MONEY_OPEN = (
+MSG_DEAL_MONEY_OPEN = N_(
     "Close registration and the rebuy period first: money still coming in would change "
     "the prizes the deal shares."
 )
-MSG_SATELLITE_TABLE = "A satellite pays seats (RULES 12.2): its payout table cannot be set."
-MSG_ALREADY_CLOSED = "Registration (and the rebuy period) are already closed."
-MSG_DEAL_NOT_AGREED = (
+MSG_SATELLITE_TABLE = N_("A satellite pays seats (RULES 12.2): its payout table cannot be set.")
+MSG_ALREADY_CLOSED = N_("Registration (and the rebuy period) are already closed.")
+MSG_DEAL_NOT_AGREED = N_(
     "A deal is recorded only when every player still in agrees (RULES 8.3). Not agreed yet: "
-    "{names}. Record it once each of them agrees."
+    "%(names)s. Record it once each of them agrees."
 )
-MSG_DEAL_AGREED_OTHERS = "Only the players still in agree to a deal; these entries are not: {ids}."
+MSG_DEAL_AGREED_OTHERS = N_(
+    "Only the players still in agree to a deal; these entries are not: %(ids)s."
+)
 
 MAX_PLACES = 2_000  # what whole basis points can resolve (tourney.engine.payouts)
 DEAL_METHODS = ("icm", "chip_chop", "custom")
@@ -579,13 +582,15 @@ def _check_agreed(remaining: Sequence[Entry], agreed: Sequence[int]) -> None:
     if others:
         raise DomainError(
             "deal_agreed_others",
-            MSG_DEAL_AGREED_OTHERS.format(ids=", ".join(map(str, others))),
+            MSG_DEAL_AGREED_OTHERS,
+            params=dict(ids=", ".join(map(str, others))),
             fields={"agreed": others},
         )
     missing = [e for e in remaining if e.pk not in said_yes]
     if missing:
         raise DomainError(
             "deal_not_agreed",
-            MSG_DEAL_NOT_AGREED.format(names=", ".join(e.player.name for e in missing)),
+            MSG_DEAL_NOT_AGREED,
+            params=dict(names=", ".join(e.player.name for e in missing)),
             fields={"agreed": [e.pk for e in missing]},
         )

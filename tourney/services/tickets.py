@@ -7,6 +7,7 @@ eliminations and its deal (tourney/services/satellites.py)."""
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
@@ -17,23 +18,25 @@ from tourney.room_models import Ticket
 from tourney.selectors.tickets import target_price
 from tourney.services.entries import entry_reenter, entry_register
 
-MSG_TICKET_NOT_FOUND = "No such ticket."
-MSG_TICKET_USED = "This ticket was already used: it registered entry #{number} in {target}."
-MSG_TICKET_REFUNDED = "This ticket was refunded to cash; it registers nobody."
-MSG_TICKET_SHORT = (
-    "This ticket is worth {value}, less than a buy-in of {target} now ({price}): "
-    "{difference} short. Take the difference at the desk as a normal registration."
+MSG_TICKET_NOT_FOUND = N_("No such ticket.")
+MSG_TICKET_USED = N_("This ticket was already used: it registered entry #%(number)s in %(target)s.")
+MSG_TICKET_REFUNDED = N_("This ticket was refunded to cash; it registers nobody.")
+MSG_TICKET_SHORT = N_(
+    "This ticket is worth %(value)s, less than a buy-in of %(target)s now (%(price)s): "
+    "%(difference)s short. Take the difference at the desk as a normal registration."
 )
-MSG_PLAYER_IN_PLAY = "This player already has an entry in play."
-MSG_REASON_REQUIRED = "Say why the ticket is refunded."
-MSG_REASON_TOO_LONG = "The reason is too long (500 characters at most)."
-MSG_REFUND_NOT_ISSUED = "Only a ticket not yet used can be refunded; this one is {status}."
-MSG_NOT_TRANSFERABLE = (
-    "Tickets of this satellite are not transferable: only {name} can use this one."
+MSG_PLAYER_IN_PLAY = N_("This player already has an entry in play.")
+MSG_REASON_REQUIRED = N_("Say why the ticket is refunded.")
+MSG_REASON_TOO_LONG = N_("The reason is too long (500 characters at most).")
+MSG_REFUND_NOT_ISSUED = N_("Only a ticket not yet used can be refunded; this one is %(status)s.")
+MSG_NOT_TRANSFERABLE = N_(
+    "Tickets of this satellite are not transferable: only %(name)s can use this one."
 )
-MSG_TRANSFER_NOT_ISSUED = "Only a ticket not yet used can be handed over; this one is {status}."
-MSG_TRANSFER_SAME = "The ticket already belongs to this player."
-MSG_NO_PLAYER = "No such player."
+MSG_TRANSFER_NOT_ISSUED = N_(
+    "Only a ticket not yet used can be handed over; this one is %(status)s."
+)
+MSG_TRANSFER_SAME = N_("The ticket already belongs to this player.")
+MSG_NO_PLAYER = N_("No such player.")
 REASON_MAX = 500
 MAX_ID = 2**63
 
@@ -54,7 +57,8 @@ def _refuse_unless_issued(ticket: Ticket) -> None:
     if ticket.status == Ticket.Status.USED:
         raise DomainError(
             "ticket_used",
-            MSG_TICKET_USED.format(
+            MSG_TICKET_USED,
+            params=dict(
                 number=ticket.used_by.number if ticket.used_by else "?", target=ticket.target.name
             ),
             status=409,
@@ -90,7 +94,8 @@ def ticket_register(*, ticket_id: int, actor=None, tournament_id: int | None = N
         if ticket.value < price:
             raise DomainError(
                 "ticket_value_short",
-                MSG_TICKET_SHORT.format(
+                MSG_TICKET_SHORT,
+                params=dict(
                     value=ticket.value,
                     target=t.name,
                     price=price,
@@ -148,7 +153,8 @@ def ticket_refund(*, ticket_id: int, reason: str, actor=None) -> Ticket:
         if ticket.status != Ticket.Status.ISSUED:
             raise DomainError(
                 "ticket_not_issued",
-                MSG_REFUND_NOT_ISSUED.format(status=ticket.get_status_display().lower()),
+                MSG_REFUND_NOT_ISSUED,
+                params=dict(status=ticket.get_status_display().lower()),
                 status=409,
                 fields={"ticket": ticket.pk, "status": ticket.status},
             )
@@ -188,14 +194,16 @@ def ticket_transfer(*, ticket_id: int, player_id: int, actor=None) -> Ticket:
         if not t.tickets_transferable:
             raise DomainError(
                 "ticket_not_transferable",
-                MSG_NOT_TRANSFERABLE.format(name=ticket.player.name),
+                MSG_NOT_TRANSFERABLE,
+                params=dict(name=ticket.player.name),
                 status=409,
                 fields={"ticket": ticket.pk},
             )
         if ticket.status != Ticket.Status.ISSUED:
             raise DomainError(
                 "ticket_not_issued",
-                MSG_TRANSFER_NOT_ISSUED.format(status=ticket.get_status_display().lower()),
+                MSG_TRANSFER_NOT_ISSUED,
+                params=dict(status=ticket.get_status_display().lower()),
                 status=409,
                 fields={"ticket": ticket.pk, "status": ticket.status},
             )

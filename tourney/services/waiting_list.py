@@ -21,6 +21,7 @@ Readings:
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.locking import lock_tournament
 from tourney.engine.errors import DomainError
@@ -30,10 +31,11 @@ from tourney.selectors.desk_events import alternate_place, waiting_list_state
 from tourney.services.desk import MAX_ID, MSG_PLAYER_IN_PLAY, desk_register
 from tourney.services.entries import MSG_REGISTER_FINISHED, MSG_REGISTRATION_CLOSED
 
-MSG_SEATS_OPEN = (
-    "{event} has open seats: the waiting list is for full events. Register the player at its desk."
+MSG_SEATS_OPEN = N_(
+    "%(event)s has open seats: the waiting list is for full events. "
+    "Register the player at its desk."
 )
-MSG_ALREADY_WAITING = "This player is already on the waiting list of {event}, no. {place}."
+MSG_ALREADY_WAITING = N_("This player is already on the waiting list of %(event)s, no. %(place)s.")
 
 
 def waiting_list_join(
@@ -47,7 +49,7 @@ def waiting_list_join(
     full event ``tournament_id`` (the module's readings). Returns the alternate entry and its
     place in the list (1: seated first)."""
     if player_id is not None and not 0 < player_id < MAX_ID:
-        raise DomainError("not_found", "No such player.", status=404)
+        raise DomainError("not_found", N_("No such player."), status=404)
     with transaction.atomic():
         t = lock_tournament(tournament_id)
         _refusal(t, player_id)
@@ -56,7 +58,7 @@ def waiting_list_join(
         )
         place = alternate_place(entry)
         if place is None:  # the lock holds: cannot happen unless the seating rules change
-            raise DomainError("seats_open", MSG_SEATS_OPEN.format(event=t.name), status=409)
+            raise DomainError("seats_open", MSG_SEATS_OPEN, params=dict(event=t.name), status=409)
     return entry, place
 
 
@@ -75,14 +77,10 @@ def _refusal(t, player_id: int | None) -> None:
         )
         if live is not None:
             place = alternate_place(live)
-            message = (
-                MSG_ALREADY_WAITING.format(event=t.name, place=place)
-                if place
-                else MSG_PLAYER_IN_PLAY
-            )
             raise DomainError(
                 "player_in_play",
-                message,
+                MSG_ALREADY_WAITING if place else MSG_PLAYER_IN_PLAY,
+                params={"event": t.name, "place": place} if place else None,
                 status=409,
                 fields={"entry": live.pk, "number": live.number, "place": place},
             )
@@ -90,7 +88,8 @@ def _refusal(t, player_id: int | None) -> None:
     if not state["full"]:
         raise DomainError(
             "seats_open",
-            MSG_SEATS_OPEN.format(event=t.name),
+            MSG_SEATS_OPEN,
+            params=dict(event=t.name),
             status=409,
             fields={"seats_left": state["seats_left"], "new_tables": state["new_tables"]},
         )

@@ -14,13 +14,18 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import trigger_client_event
 
 from tourney import services
+from tourney.core.language import refusal_text
+from tourney.core.money_text import money_exact
 from tourney.engine.errors import DomainError
-from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Player, Tournament
 from tourney.roles import is_desk, is_director
 from tourney.selectors import desk as desk_reads
@@ -29,8 +34,8 @@ from tourney.services.tickets import ticket_register
 from tourney.views import desk_panel, public_url
 from tourney.views.formatting import qr_svg
 
-MSG_OVERRIDE_DIRECTOR_ONLY = "Only the director can register after registration has closed."
-MSG_BAD_PLAYER = "Choose a player from the list."
+MSG_OVERRIDE_DIRECTOR_ONLY = N_("Only the director can register after registration has closed.")
+MSG_BAD_PLAYER = N_("Choose a player from the list.")
 CHANGED = "desk-changed"
 
 
@@ -44,6 +49,18 @@ def _tournament(request: HttpRequest, tournament_id: int) -> Tournament:
 
 
 desk_tournament = _tournament  # the desk's access check, for the desk's other screens
+
+
+def shown(error: DomainError | None) -> dict[str, Any] | None:
+    """A refusal as a screen shows it: its code, and its message in the active language."""
+    if error is None:
+        return None
+    return {"code": error.code, "message": refusal_text(error), "fields": error.fields}
+
+
+def chips_text(chips: int) -> str:
+    """A chip count with the active language's thousands separator: "25,000", "25.000"."""
+    return number_format(chips, force_grouping=True)
 
 
 def _card(request: HttpRequest, t: Tournament, entry: Entry | None) -> dict[str, Any] | None:
@@ -93,7 +110,7 @@ def _main_context(
         else None,
         "query": query,
         "results": desk_reads.player_search(t, query) if query.strip() else [],
-        "error": error,
+        "error": shown(error),
         "player_id": player_id,
         "confirm_override": confirm_override,
         "confirm_who": who,
@@ -172,10 +189,20 @@ def _done(request: HttpRequest, t: Tournament, entry: Entry | None) -> HttpRespo
 
 def _placed(card: dict[str, Any]) -> str:
     if card["table"] is not None:
-        return f"table {card['table']}, seat {card['seat']}"
+        return _("table %(table)s, seat %(seat)s") % {"table": card["table"], "seat": card["seat"]}
     if card["alternate_position"]:
-        return f"alternate no. {card['alternate_position']}"
-    return "seat drawn at the start"
+        return _("alternate no. %(place)s") % {"place": card["alternate_position"]}
+    return _("seat drawn at the start")
+
+
+def _entered(card: dict[str, Any], number: int, *, reentry: bool) -> str:
+    """ "Registered #12 Ann Lee: table 3, seat 4." (or "Re-entered"), with a new bounty."""
+    values = {"number": number, "name": card["name"], "placed": _placed(card)}
+    if reentry:
+        words = _("Re-entered #%(number)s %(name)s: %(placed)s.") % values
+    else:
+        words = _("Registered #%(number)s %(name)s: %(placed)s.") % values
+    return words + _new_bounty(card)
 
 
 # ---------------------------------------------------------------- pages
@@ -272,15 +299,12 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
         )
         return _answer(request, t, context, status=exc.status)
     card = desk_reads.seat_card(t, entry)
-    verb = "Re-entered" if kind == "reentered" else "Registered"
-    messages.success(
-        request, f"{verb} #{entry.number} {card['name']}: {_placed(card)}.{_new_bounty(card)}"
-    )
+    messages.success(request, _entered(card, entry.number, reentry=kind == "reentered"))
     _say_opened(request, entry)
     return _done(request, t, entry)
 
 
-MSG_BAD_TICKET = "Choose the player's ticket from the list."
+MSG_BAD_TICKET = N_("Choose the player's ticket from the list.")
 
 
 @login_required
@@ -302,12 +326,14 @@ def ticket(request: HttpRequest, tournament_id: int) -> HttpResponse:
         context = _main_context(request, t, card_entry=card_entry, error=exc)
         return _answer(request, t, context, status=exc.status)
     card = desk_reads.seat_card(t, entry)
-    label = card["ticket"]["label"] if card["ticket"] else "Paid by ticket"
-    messages.success(
-        request,
-        f"Registered #{entry.number} {card['name']}: {_placed(card)}. {label}: no charge."
-        f"{_new_bounty(card)}",
-    )
+    label = card["ticket"]["label"] if card["ticket"] else _("Paid by ticket")
+    words = _("Registered #%(number)s %(name)s: %(placed)s. %(ticket)s: no charge.") % {
+        "number": entry.number,
+        "name": card["name"],
+        "placed": _placed(card),
+        "ticket": label,
+    }
+    messages.success(request, words + _new_bounty(card))
     _say_opened(request, entry)
     return _done(request, t, entry)
 
@@ -315,7 +341,9 @@ def ticket(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _new_bounty(card: dict[str, Any]) -> str:
     """RULES 9.1: a re-entry carries a new bounty on its head (fixed and progressive events)."""
     if card["reentry"] and card["starting_bounty"]:
-        return f" A new bounty of {card['starting_bounty']} on their head."
+        return " " + _("A new bounty of %(bounty)s on their head.") % {
+            "bounty": card["starting_bounty"]
+        }
     return ""
 
 
@@ -327,18 +355,16 @@ def _say_opened(request: HttpRequest, entry: Entry) -> None:
         messages.warning(request, _opened_words(opened, moved))
 
 
-MSG_TABLE_OPENED = "Every seat was taken: table {table} was opened."
-MSG_TABLE_BALANCED = (
-    " {who} moved there to balance the tables (RULES 3.3): announce the moves "
-    "(the dashboard's moves to announce)."
-)
-
-
 def _opened_words(table: int, moved: int) -> str:
-    words = MSG_TABLE_OPENED.format(table=table)
+    words = _("Every seat was taken: table %(table)s was opened.") % {"table": table}
     if moved:
-        who = f"{moved} players" if moved != 1 else "1 player"
-        words += MSG_TABLE_BALANCED.format(who=who)
+        words += " " + ngettext(
+            "%(count)s player moved there to balance the tables (RULES 3.3): announce the "
+            "moves (the dashboard's moves to announce).",
+            "%(count)s players moved there to balance the tables (RULES 3.3): announce the "
+            "moves (the dashboard's moves to announce).",
+            moved,
+        ) % {"count": moved}
     return words
 
 
@@ -356,15 +382,24 @@ def undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
         )
     except DomainError as exc:
         return _answer(request, t, _main_context(request, t, error=exc), status=exc.status)
-    messages.success(request, f"Undone: #{undone['number']} {undone['name']}.")
+    messages.success(
+        request,
+        _("Undone: #%(number)s %(name)s.") % {"number": undone["number"], "name": undone["name"]},
+    )
     return _done(request, t, None)
 
 
 ENTRY_ACTIONS = {
-    "rebuy": (money.entry_rebuy, "Rebuy"),
-    "addon": (money.entry_addon, "Add-on"),
-    "reenter": (services.entry_reenter, "Re-entered"),
+    "rebuy": money.entry_rebuy,
+    "addon": money.entry_addon,
+    "reenter": services.entry_reenter,
 }
+
+
+def _taken_words(action: str) -> str:
+    if action == "rebuy":
+        return _("Rebuy for #%(number)s %(name)s: %(amount)s taken, %(chips)s chips.")
+    return _("Add-on for #%(number)s %(name)s: %(amount)s taken, %(chips)s chips.")
 
 
 @login_required
@@ -372,7 +407,7 @@ ENTRY_ACTIONS = {
 def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action: str):
     """Rebuy, add-on or re-entry of one entry, through the money services (RULES 4.4, 8.1)."""
     t = _tournament(request, tournament_id)
-    service, label = ENTRY_ACTIONS[action]
+    service = ENTRY_ACTIONS[action]
     try:
         entry = service(tournament_id=t.pk, entry_id=entry_id, actor=request.user)
     except DomainError as exc:
@@ -390,10 +425,7 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
     t.refresh_from_db()
     if action == "reenter":
         card = desk_reads.seat_card(t, entry)
-        messages.success(
-            request,
-            f"{label} #{entry.number} {card['name']}: {_placed(card)}.{_new_bounty(card)}",
-        )
+        messages.success(request, _entered(card, entry.number, reentry=True))
         _say_opened(request, entry)
         return _done(request, t, entry)
     chips = t.rebuy_chips if action == "rebuy" else t.addon_chips
@@ -403,7 +435,12 @@ def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action
         price = t.addon_price + t.addon_fee
     messages.success(
         request,
-        f"{label} for #{entry.number} {entry.player.name}: {money_exact(price)} taken, "
-        f"{chips or t.starting_stack:,} chips.",
+        _taken_words(action)
+        % {
+            "number": entry.number,
+            "name": entry.player.name,
+            "amount": money_exact(price),
+            "chips": chips_text(chips or t.starting_stack),
+        },
     )
     return _done(request, t, None)

@@ -19,18 +19,20 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_POST, require_safe
 
+from tourney.core.money_text import money_exact
 from tourney.engine.errors import DomainError
-from tourney.engine.money_format import money_exact
 from tourney.models import Entry, Tournament
 from tourney.services import desk as desk_services
 from tourney.services.waiting_list import waiting_list_join
 from tourney.views import desk as desk_views
 from tourney.views.desk_panel import MAX_NAME, int_or_none, panel_context, who_of
 
-MSG_NO_EVENT = "Choose an event from the list."
-MSG_NO_PLAYER = "Find the player first (a known player, or type a new name)."
+MSG_NO_EVENT = N_("Choose an event from the list.")
+MSG_NO_PLAYER = N_("Find the player first (a known player, or type a new name).")
 
 
 def _panel(request: HttpRequest, t: Tournament, context: dict[str, Any], *, status: int = 200):
@@ -99,10 +101,17 @@ def _joined(entry: Entry, place: int) -> dict[str, Any]:
         "place": place,
         "paid": money_exact(paid),
         "card_url": f"{reverse('tourney-desk', args=[event.pk])}?entry={entry.pk}",
-        "text": (
-            f"{entry.player.name} is on the waiting list of {event.name}: alternate "
-            f"no. {place} (#{entry.number}), {money_exact(paid)} taken."
-        ),
+        "text": _(
+            "%(name)s is on the waiting list of %(event)s: alternate no. %(place)s "
+            "(#%(number)s), %(amount)s taken."
+        )
+        % {
+            "name": entry.player.name,
+            "event": event.name,
+            "place": place,
+            "number": entry.number,
+            "amount": money_exact(paid),
+        },
     }
 
 
@@ -124,7 +133,10 @@ def undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
         )
     except DomainError as exc:
         return _panel(request, t, panel_context(request, t, error=exc), status=exc.status)
-    text = f"Undone: #{undone['number']} {undone['name']} is off the waiting list."
+    text = _("Undone: #%(number)s %(name)s is off the waiting list.") % {
+        "number": undone["number"],
+        "name": undone["name"],
+    }
     if not request.htmx:
         messages.success(request, text)
         return _back(t, None)

@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.models import Player, Tournament
 from tourney.selectors import desk_events as reads
@@ -38,6 +39,11 @@ def who_of(player_id: int | None, name: str) -> dict[str, Any] | None:
     return None
 
 
+def _shown(error: DomainError) -> dict[str, Any]:
+    """A refusal as the panel shows it: its code, its message in the active language."""
+    return {"code": error.code, "message": refusal_text(error)}
+
+
 def panel_context(
     request: HttpRequest,
     t: Tournament,
@@ -57,7 +63,7 @@ def panel_context(
         row["desk_url"] = desk_url
         row["register_url"] = f"{desk_url}?{urlencode({'q': who['name']})}" if who else desk_url
         row["player"] = there.get(row["id"])
-        row["error"] = error if error is not None and error_event == row["id"] else None
+        row["error"] = _shown(error) if error is not None and error_event == row["id"] else None
     listed = {r["id"] for r in rows}
     params = {"player": who["id"]} if who and who["id"] else {"name": who["name"]} if who else {}
     url = reverse("tourney-desk-events", args=[t.pk])
@@ -67,6 +73,6 @@ def panel_context(
         "who": who,
         "events_url": f"{url}?{urlencode(params)}" if params else url,
         # a refusal with no row of its own (no such event, this desk's own) above the list
-        "events_error": error if error is not None and error_event not in listed else None,
+        "events_error": _shown(error) if error is not None and error_event not in listed else None,
         "joined": joined,
     }

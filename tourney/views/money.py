@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from tourney import services
-from tourney.engine.money_format import money_exact
+from tourney.core.money_text import money_exact
 from tourney.models import Tournament
 from tourney.roles import is_desk
 from tourney.selectors import money as money_reads
@@ -69,7 +69,8 @@ def results_csv(request, tournament_id: int) -> HttpResponse:
             "yes" if row["deal"] else "",
         ]
         if seats[0]:
-            seat = prize_words(row["prize"], row["place_to"], seats, str).startswith("Seat")
+            # RULES 12.2: a seat place (as prize_words reads it), whatever the screens' language
+            seat = row["place_to"] <= seats[0] and row["prize"] >= seats[1]
             cells.append("yes" if seat else "")
         if bounties:
             cells.append(csv_money(row["bounties"]))
