@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_POST
 
 from tourney.core.room_journal import room_log, room_undo
@@ -19,23 +21,27 @@ from tourney.selectors.lobby import lobby_events
 from tourney.services import lobbies
 from tourney.views import public_url
 from tourney.views.dashboard.base import director_only
+from tourney.views.refusals import field_texts, refusal_text
 
 KINDS = ("lobby_created", "lobby_updated", "lobby_deleted")
 KIND_WORDS = {
-    "lobby_created": "Lobby created",
-    "lobby_updated": "Lobby changed",
-    "lobby_deleted": "Lobby deleted",
+    "lobby_created": N_("Lobby created"),
+    "lobby_updated": N_("Lobby changed"),
+    "lobby_deleted": N_("Lobby deleted"),
 }
-MSG_NUMBER = "{label}: type a whole number."
-MSG_NO_CHANGE = "No such lobby change."
+MSG_NUMBER = N_("%(label)s: type a whole number.")
+MSG_NO_CHANGE = N_("No such lobby change.")
+LABEL_PER_PAGE = N_("Events per page")
+LABEL_PAGE_SECONDS = N_("Seconds per page")
 CHOICES_MAX = 300  # the unfinished tournaments offered as checkboxes, newest first
 
 
 def _number(data, name: str, label: str) -> int:
     raw = (data.get(name) or "").strip()
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
-        msg = MSG_NUMBER.format(label=label)
-        raise DomainError("bad_input", msg, fields={name: msg})
+        error = DomainError("bad_input", MSG_NUMBER, params={"label": _(label)})
+        error.fields = {name: error.message}
+        raise error
     return int(raw)
 
 
@@ -56,8 +62,8 @@ def _form_values(data) -> dict:
     return {
         "name": data.get("name", ""),
         "tournament_ids": _chosen(data),
-        "per_page": _number(data, "per_page", "Events per page"),
-        "page_seconds": _number(data, "page_seconds", "Seconds per page"),
+        "per_page": _number(data, "per_page", LABEL_PER_PAGE),
+        "page_seconds": _number(data, "page_seconds", LABEL_PAGE_SECONDS),
     }
 
 
@@ -103,7 +109,7 @@ def _changes(limit: int = 20) -> list[dict]:
     return [
         {
             **row,
-            "words": KIND_WORDS.get(row["kind"], row["kind"]),
+            "words": _(KIND_WORDS[row["kind"]]) if row["kind"] in KIND_WORDS else row["kind"],
             "what": row["payload"].get("name"),
         }
         for row in room_log(kinds=KINDS, limit=limit)
@@ -133,7 +139,7 @@ def lobbies_list(request: HttpRequest):
             lobby = lobbies.lobby_create(actor=request.user, **_form_values(request.POST))
             return redirect(reverse("tourney-lobbies") + f"#lobby-{lobby.pk}")
         except DomainError as exc:
-            ctx = _list_context(request, _typed(request.POST), exc.message, exc.fields)
+            ctx = _list_context(request, _typed(request.POST), refusal_text(exc), field_texts(exc))
             return render(request, "lobbies/index.html", ctx, status=exc.status)
     return render(request, "lobbies/index.html", _list_context(request, _typed()))
 
@@ -152,7 +158,7 @@ def lobby_edit(request: HttpRequest, lobby_id: int):
             )
             return redirect(reverse("tourney-lobbies") + f"#lobby-{lobby.pk}")
         except DomainError as exc:
-            message, fields, status = exc.message, exc.fields, exc.status
+            message, fields, status = refusal_text(exc), field_texts(exc), exc.status
     ctx = {
         "lobby": lobby,
         "url": _link(request, lobby),
@@ -187,6 +193,6 @@ def lobbies_undo(request: HttpRequest):
         room_undo(event_id=int(raw), actor=request.user)
     except DomainError as exc:
         ctx = _list_context(request, _typed())
-        ctx["undo_message"] = exc.message
+        ctx["undo_message"] = refusal_text(exc)
         return render(request, "lobbies/index.html", ctx, status=exc.status)
     return redirect("tourney-lobbies")

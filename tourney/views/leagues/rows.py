@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from tourney.selectors.standings import Row, points_text
-from tourney.views.formatting import money_exact, money_whole
+from tourney.views.formatting import money_exact, money_whole, separators
+
+
+def _local(text: str) -> str:
+    """A number written with English separators ("1,234.50") in the active language's."""
+    thousands, decimal = separators()
+    if (thousands, decimal) == (",", "."):
+        return text
+    return text.translate(str.maketrans({",": thousands, ".": decimal}))
 
 
 def standings_rows(
@@ -24,7 +32,7 @@ def standings_rows(
                 "name": name(r.name, r.nickname) if name else r.name,
                 "events": r.events,
                 "counted": r.counted,
-                "points": points_text(r.points),
+                "points": _local(points_text(r.points)),
                 "wins": r.wins,
                 "cashes": r.cashes,
                 "winnings": money(r.winnings),

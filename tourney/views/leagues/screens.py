@@ -12,6 +12,9 @@ from django import forms
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.room_journal import room_log, room_undo
 from tourney.engine import formula as formula_engine
@@ -23,39 +26,58 @@ from tourney.services import leagues
 from tourney.views import public_url
 from tourney.views.dashboard.base import director_only
 from tourney.views.leagues.rows import standings_rows
+from tourney.views.refusals import field_texts, refusal_text
 
 KINDS = ("league_created", "league_updated", "season_created", "season_updated")
 SEASON_KINDS = ("tournament_season_set",)
 # a season's own page: its creation, its settings, its tournaments
 ONE_SEASON_KINDS = ("season_created", "season_updated", *SEASON_KINDS)
 KIND_WORDS = {
-    "league_created": "League created",
-    "league_updated": "League renamed",
-    "season_created": "Season created",
-    "season_updated": "Season settings changed",
-    "tournament_season_set": "Tournament's season set",
+    "league_created": N_("League created"),
+    "league_updated": N_("League renamed"),
+    "season_created": N_("Season created"),
+    "season_updated": N_("Season settings changed"),
+    "tournament_season_set": N_("Tournament's season set"),
 }
 # The "Check" button's sample field: what a formula gives these places of this event.
 SAMPLE_ENTRANTS = 30
 SAMPLE_BUYIN = 5500  # cents: 55 (50 + 5)
 SAMPLE_PLACES = (1, 2, 3, 10, 30)
-MSG_NO_CHANGE = "No such league or season change."
-MSG_BEST_N = "Best events: a whole number of 1 or more, or empty for every event."
-MSG_ATTENDANCE = "Attendance points: a number of 0 or more (at most 2 decimals)."
+MSG_NO_CHANGE = N_("No such league or season change.")
+MSG_BEST_N = N_("Best events: a whole number of 1 or more, or empty for every event.")
+MSG_ATTENDANCE = N_("Attendance points: a number of 0 or more (at most 2 decimals).")
+MSG_FIELDS = N_("Some fields need a look.")
+# The choices' words on the screens (the model's labels are English).
+SCORING_LABELS = {
+    Season.Scoring.PLACE_TABLE: gettext_lazy("Points by place (table)"),
+    Season.Scoring.ENTRANTS_MINUS_PLACE: gettext_lazy("Entrants − place + 1"),
+    Season.Scoring.SQRT_BUYIN: gettext_lazy("Square-root formula with buy-in weighting"),
+    Season.Scoring.FORMULA: gettext_lazy("A formula of your own"),
+}
+ENTRIES_LABELS = {
+    Season.Entries.BEST: gettext_lazy("A player's best finish counts once"),
+    Season.Entries.FIRST: gettext_lazy("First entry only"),
+    Season.Entries.EACH: gettext_lazy("Every entry scores"),
+}
+MSG_PICK = N_("Pick a tournament.")
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Season name")
+    name = forms.CharField(max_length=120, label=gettext_lazy("Season name"))
     starts_on = forms.DateField(
-        required=False, label="Starts on", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=gettext_lazy("Starts on"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     ends_on = forms.DateField(
-        required=False, label="Ends on", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=gettext_lazy("Ends on"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     # picking another way of scoring shows its points on the sample field at once
     scoring = forms.ChoiceField(
-        choices=Season.Scoring.choices,
-        label="Points",
+        choices=list(SCORING_LABELS.items()),
+        label=gettext_lazy("Points"),
         widget=forms.Select(
             attrs={
                 "hx-post": reverse_lazy("tourney-season-check"),
@@ -66,20 +88,28 @@ class SeasonForm(forms.Form):
     )
     points_table = forms.CharField(
         required=False,
-        label="Points by place",
+        label=gettext_lazy("Points by place"),
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": "100, 70, 50, 40, 30"}),
     )
     formula = forms.CharField(
         required=False,
-        label="Formula",
+        label=gettext_lazy("Formula"),
         widget=forms.Textarea(
             attrs={"rows": 2, "spellcheck": "false", "autocomplete": "off", "class": "mono"}
         ),
     )
-    best_n = forms.CharField(required=False, label="Count a player's best", max_length=6)
-    entries = forms.ChoiceField(choices=Season.Entries.choices, label="Re-entries")
-    attendance_points = forms.CharField(required=False, label="Attendance points", max_length=14)
-    share_ties = forms.BooleanField(required=False, label="Tied places share their points")
+    best_n = forms.CharField(
+        required=False, label=gettext_lazy("Count a player's best"), max_length=6
+    )
+    entries = forms.ChoiceField(
+        choices=list(ENTRIES_LABELS.items()), label=gettext_lazy("Re-entries")
+    )
+    attendance_points = forms.CharField(
+        required=False, label=gettext_lazy("Attendance points"), max_length=14
+    )
+    share_ties = forms.BooleanField(
+        required=False, label=gettext_lazy("Tied places share their points")
+    )
 
 
 def _initial(season: Season) -> dict:
@@ -116,9 +146,9 @@ def _settings(form: SeasonForm) -> dict:
 
 
 def _attach(form: SeasonForm, exc: DomainError) -> None:
-    for name, message in exc.fields.items():
+    for name, message in field_texts(exc).items():
         if name in form.fields:
-            form.add_error(name, message if isinstance(message, str) else exc.message)
+            form.add_error(name, message if isinstance(message, str) else refusal_text(exc))
 
 
 def formula_sample(scoring: str, points_table: str, formula: str) -> dict:
@@ -142,7 +172,7 @@ def formula_sample(scoring: str, points_table: str, formula: str) -> dict:
         column = exc.fields.get("column")
         text = formula.strip()
         return {
-            "error": exc.message,
+            "error": refusal_text(exc),
             "text": text if column else "",
             "caret": " " * (column - 1) + "^" if column and column <= len(text) + 1 else "",
         }
@@ -167,7 +197,7 @@ def leagues_list(request: HttpRequest):
             league = leagues.league_create(name=ctx["name"], actor=request.user)
             return redirect("tourney-league", league.pk)
         except DomainError as exc:
-            ctx["message"], status = exc.message, exc.status
+            ctx["message"], status = refusal_text(exc), exc.status
     ctx["leagues"] = League.objects.prefetch_related("seasons")
     return render(request, "leagues/index.html", ctx, status=status)
 
@@ -184,8 +214,10 @@ def league_page(request: HttpRequest, league_id: int):
             leagues.league_update(league_id=league.pk, name=ctx["name"], actor=request.user)
             return redirect("tourney-league", league.pk)
         except DomainError as exc:
-            ctx["message"], status = exc.message, exc.status
-    ctx["seasons"] = league.seasons.order_by("-created_at")
+            ctx["message"], status = refusal_text(exc), exc.status
+    ctx["seasons"] = list(league.seasons.order_by("-created_at"))
+    for s in ctx["seasons"]:
+        s.scoring_label = SCORING_LABELS.get(s.scoring, s.scoring)
     return render(request, "leagues/league.html", ctx, status=status)
 
 
@@ -209,9 +241,9 @@ def _season_form_page(request: HttpRequest, league: League, season: Season | Non
                 return redirect("tourney-season", season.pk)
             except DomainError as exc:
                 _attach(form, exc)
-                message, status = exc.message, exc.status
+                message, status = refusal_text(exc), exc.status
         else:
-            message, status = "Some fields need a look.", 400
+            message, status = _(MSG_FIELDS), 400
     else:
         form = SeasonForm(initial=_initial(season) if season else _initial(Season(name="")))
     typed = form.data if form.is_bound else form.initial
@@ -271,9 +303,9 @@ def _season_page_context(request: HttpRequest, season: Season) -> dict:
     return {
         "league": season.league,
         "season": season,
-        "scoring_label": Season.Scoring(season.scoring).label,
+        "scoring_label": SCORING_LABELS.get(season.scoring, season.scoring),
         "scoring_text": scoring_text(season),
-        "entries_label": Season.Entries(season.entries).label,
+        "entries_label": ENTRIES_LABELS.get(season.entries, season.entries),
         "attendance": points.show_number(Decimal(season.attendance_points)),
         "standings": standings,
         "rows": standings_rows(standings.rows),
@@ -302,7 +334,7 @@ def season_tournaments(request: HttpRequest, season_id: int):
     try:
         raw = add or remove
         if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
-            raise DomainError("bad_input", "Pick a tournament.", fields={"add": None})
+            raise DomainError("bad_input", MSG_PICK, fields={"add": None})
         if remove:
             t = Tournament.objects.filter(pk=int(raw), season=season).first()
             if t is None:
@@ -312,7 +344,7 @@ def season_tournaments(request: HttpRequest, season_id: int):
         )
     except DomainError as exc:
         ctx = _season_page_context(request, season)
-        ctx["tournament_message"] = exc.message
+        ctx["tournament_message"] = refusal_text(exc)
         return render(request, "leagues/season.html", ctx, status=exc.status)
     return redirect("tourney-season", season.pk)
 
@@ -329,10 +361,13 @@ def _changes(*, kinds, season: Season | None = None, limit: int = 30) -> list[di
         if season is not None and season.pk not in (payload.get("season"), payload.get("was")):
             continue
         tid = payload.get("tournament")
-        what = payload.get("name") or names.get(tid) or (f"tournament #{tid}" if tid else "")
+        unnamed = _("tournament #%(number)s") % {"number": tid} if tid else ""
+        what = payload.get("name") or names.get(tid) or unnamed
         if row["kind"] == "tournament_season_set":
-            what = f"{what}: {'added' if payload.get('season') else 'removed'}"
-        out.append({**row, "words": KIND_WORDS.get(row["kind"], row["kind"]), "what": what})
+            what = f"{what}: {_('added') if payload.get('season') else _('removed')}"
+        kind = row["kind"]
+        words = _(KIND_WORDS[kind]) if kind in KIND_WORDS else kind
+        out.append({**row, "words": words, "what": what})
     return out
 
 
@@ -355,6 +390,6 @@ def leagues_changes(request: HttpRequest):
                 return redirect(back)
             return redirect("tourney-leagues-changes")
         except DomainError as exc:
-            message, status = exc.message, exc.status
+            message, status = refusal_text(exc), exc.status
     ctx = {"log": _changes(kinds=KINDS + SEASON_KINDS), "message": message}
     return render(request, "leagues/changes.html", ctx, status=status)
