@@ -14,10 +14,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+MSG_ENGLISH_ONLY = N_("The rule book is in English.")
 
 RULE_LINE = re.compile(r"^(\d+)\.(\d+)\s")  # "7.1 **Bust order decides.** …"
 SECTION_TITLE = re.compile(r"^(\d+)\.\s+(.*)$")  # "## 7. Eliminations and places"
@@ -48,6 +52,13 @@ class RuleBook:
     html: str  # safe: rendered with raw HTML off
     sections: tuple[Section, ...]
     rules: tuple[str, ...]  # every rule number, in the book's order ("7.1", "7.2", …)
+
+    @property
+    def note(self) -> str:
+        """The book is not translated (issue 29): said so, in the page's language, unless
+        that is English."""
+        language = (translation.get_language() or "en").split("-")[0]
+        return "" if language == "en" else gettext(MSG_ENGLISH_ONLY)
 
 
 def _markdown() -> MarkdownIt:
