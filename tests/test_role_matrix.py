@@ -154,6 +154,14 @@ RULES = {
     "ticket_refund": API_DIRECTOR,
     "ticket_transfer": API_DIRECTOR,
     "satellite_deal": API_DIRECTOR,
+    # Issue 29, structure files: the document is a read (the desk's, as the levels); imports
+    # and the screens' downloads and import are the director's
+    "structure_document_get": API_DESK,
+    "structure_document_post": API_DIRECTOR,
+    "structure_text_post": API_DIRECTOR,
+    "tourney-dashboard-structure-json": DIRECTOR_PAGE,
+    "tourney-dashboard-structure-text": DIRECTOR_PAGE,
+    "tourney-dashboard-structure-import": DIRECTOR_PAGE,
 }
 PREFIX_RULES = [
     ("tourney-dashboard", DIRECTOR_PAGE),

@@ -42,4 +42,5 @@ urlpatterns = [
     path("", include("tourney.urls_desk")),
     path("", include("tourney.urls_display")),
     path("", include("tourney.urls_lobby")),
+    path("", include("tourney.urls_structure_files")),  # issue 29: structure files
 ]

@@ -27,6 +27,7 @@ from tourney.api import (
     satellites,
     seating,
     structure,
+    structure_files,
     tournaments,
 )
 from tourney.api import auth as api_auth
@@ -56,6 +57,7 @@ ROUTERS = (
     desk_events,
     satellites,  # issue 28: satellites and their tickets (RULES 12)
     lobbies,  # issue 28: lobby displays, several events at once
+    structure_files,  # issue 29: structure files (docs/structure-files.md)
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view

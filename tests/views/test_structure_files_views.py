@@ -1,0 +1,164 @@
+"""The structure page's files (issue 29): downloads, the import's preview and confirm, errors
+per line with nothing written, the role, the German screen."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tourney.models import Event, Level
+from tourney.selectors.clock import structure_items
+
+pytestmark = pytest.mark.django_db
+
+GOOD = "20, 100, 200\n15, Break, color up 25\n20, 200, 400, 400 BBA\n"
+BAD = "20, 100, 200\n20, 200, 400\n# note\n20, 400, 300\n"
+
+
+def url(t, name):
+    return {
+        "json": f"/td/{t.pk}/structure/structure.json",
+        "text": f"/td/{t.pk}/structure/structure.txt",
+        "import": f"/td/{t.pk}/structure/import/",
+        "page": f"/td/{t.pk}/structure/",
+    }[name]
+
+
+def levels(t):
+    return list(
+        Level.objects.filter(tournament=t)
+        .order_by("index")
+        .values_list("kind", "small_blind", "big_blind", "big_blind_ante", "seconds")
+    )
+
+
+def test_the_structure_page_offers_the_exports_and_the_import(td, tournament):
+    r = td.get(url(tournament, "page"))
+    html = r.content.decode()
+    assert r.status_code == 200
+    assert f'href="{url(tournament, "json")}"' in html
+    assert f'href="{url(tournament, "text")}"' in html
+    assert 'enctype="multipart/form-data"' in html
+    assert "/static/schemas/structure-v1.schema.json" in html
+
+
+def test_export_json_is_a_download_of_the_document(td, tournament):
+    r = td.get(url(tournament, "json"))
+    assert r.status_code == 200
+    assert r["Content-Type"] == "application/json; charset=utf-8"
+    assert r["Content-Disposition"] == 'attachment; filename="friday-50-structure.json"'
+    doc = json.loads(r.content)
+    assert (doc["format"], doc["version"], doc["name"]) == ("tourney.structure", 1, "Friday 50")
+    assert doc["items"][1] == {"kind": "break", "minutes": 10, "label": "Break", "color_up": [25]}
+
+
+def test_export_text_is_a_download_in_the_text_format(td, tournament):
+    r = td.get(url(tournament, "text"))
+    assert r["Content-Type"] == "text/plain; charset=utf-8"
+    assert r["Content-Disposition"] == 'attachment; filename="friday-50-structure.txt"'
+    assert r.content.decode().splitlines()[2:] == [
+        "20, 100, 200, 200 BBA",
+        "10, Color up 25",
+        "20, 200, 400, 400 BBA",
+    ]
+
+
+def test_preview_shows_the_items_and_writes_nothing(td, tournament):
+    before = levels(tournament)
+    r = td.post(
+        url(tournament, "import"), {"text": GOOD, "step": "preview"}, HTTP_HX_REQUEST="true"
+    )
+    html = r.content.decode()
+    assert r.status_code == 200
+    assert "Replace the structure with these 3 items?" in html
+    assert 'name="step" value="import"' in html
+    assert levels(tournament) == before
+
+
+def test_a_file_upload_imports_after_the_confirm(td, tournament):
+    upload = SimpleUploadedFile("s.txt", GOOD.encode(), content_type="text/plain")
+    r = td.post(url(tournament, "import"), {"file": upload, "step": "preview"})
+    assert r.status_code == 200 and b"these 3 items" in r.content
+    r = td.post(url(tournament, "import"), {"text": GOOD, "step": "import"})
+    assert r.status_code == 302 and r["Location"] == url(tournament, "page") + "?imported=1"
+    assert levels(tournament) == [
+        ("level", 100, 200, 0, 1200),
+        ("break", 0, 0, 0, 900),
+        ("level", 200, 400, 400, 1200),
+    ]
+    assert Event.objects.filter(tournament=tournament, kind="structure_set").count() == 1
+    page = td.get(r["Location"]).content.decode()
+    assert "The structure file was imported." in page
+
+
+def test_htmx_import_redirects_the_whole_page(td, tournament):
+    r = td.post(url(tournament, "import"), {"text": GOOD, "step": "import"}, HTTP_HX_REQUEST="true")
+    assert r["HX-Redirect"] == url(tournament, "page") + "?imported=1"
+
+
+def test_a_bad_line_is_listed_and_nothing_is_written(td, tournament):
+    before = levels(tournament)
+    r = td.post(url(tournament, "import"), {"text": BAD, "step": "import"}, HTTP_HX_REQUEST="true")
+    html = r.content.decode()
+    assert r.status_code == 400
+    assert (
+        "Line 4: the big blind 300 is below the small blind 400: write the small blind "
+        "first (&quot;20, 300, 400&quot;)"
+    ) in html
+    assert "Nothing was changed" in html
+    assert levels(tournament) == before
+    assert not Event.objects.filter(tournament=tournament, kind="structure_set").exists()
+
+
+def test_chip_rule_problems_block_the_confirm(td, tournament):
+    before = levels(tournament)
+    r = td.post(
+        url(tournament, "import"),
+        {"text": "20, 130, 260\n", "step": "import"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = r.content.decode()
+    assert r.status_code == 400
+    assert "Line 1: The structure breaks the chip rules" in html
+    assert 'value="import"' not in html
+    assert levels(tournament) == before
+
+
+def test_a_bad_json_document_names_the_item(td, tournament):
+    doc = {
+        "format": "tourney.structure",
+        "version": 1,
+        "items": [{"kind": "level", "small_blind": 100, "big_blind": 200}],
+    }
+    upload = SimpleUploadedFile("s.json", json.dumps(doc).encode(), "application/json")
+    r = td.post(url(tournament, "import"), {"file": upload, "step": "preview"})
+    assert r.status_code == 400
+    assert "items[0]: Give minutes or seconds (one of them)." in r.content.decode()
+
+
+def test_a_newer_version_says_what_to_do(td, tournament):
+    doc = {"format": "tourney.structure", "version": 2, "items": []}
+    r = td.post(url(tournament, "import"), {"text": json.dumps(doc), "step": "preview"})
+    assert "The structure file has version 2; this app reads version 1" in r.content.decode()
+
+
+def test_the_desk_may_not_import_or_export(client, desk_clerk, tournament):
+    client.force_login(desk_clerk)
+    before = structure_items(tournament)
+    assert client.get(url(tournament, "json")).status_code == 403
+    r = client.post(url(tournament, "import"), {"text": GOOD, "step": "import"})
+    assert r.status_code == 403
+    assert structure_items(tournament) == before
+
+
+def test_the_screen_speaks_german(td, tournament):
+    r = td.post(
+        url(tournament, "import") + "?lang=de",
+        {"text": BAD, "step": "preview"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = r.content.decode()
+    assert "Strukturdateien" in html
+    assert "Zeile 4: der Big Blind 300 ist kleiner als der Small Blind 400" in html
