@@ -25,7 +25,7 @@ AUTOMATIC = {"level_started", "break_started", "flight_ended"}
 # Bookkeeping, not actions on the game: ticking moves off the list, a new display token.
 # Undo and redo walk past them (RULES 7.4: "undo, and everything it caused" must not be
 # stopped by the director ticking off the moves the elimination caused).
-NOT_ACTIONS = {"moves_announced", "display_token_rotated"}
+NOT_ACTIONS = {"moves_announced", "display_token_rotated", "announced"}  # issue 29: a text said
 MSG_NOTHING_TO_UNDO = "There is nothing to undo."
 MSG_CANNOT_UNDO = (
     "The last action ({kind}) keeps no undo record, so the log cannot undo it or anything "
@@ -151,6 +151,7 @@ def redo_target(t: Tournament) -> Event | None:
 def _services() -> dict[str, Any]:
     from tables import services as ts
     from tourney.services import (
+        announcements,
         chip_counts,
         clock,
         eliminations,
@@ -174,6 +175,7 @@ def _services() -> dict[str, Any]:
         "day2_seat": flights.day2_seat,
         "flight_end_set": flights.flight_end_set,  # RULES 10.2
         "chip_counts_record": chip_counts.chip_counts_record,  # RULES 10.8
+        "announce_settings_set": announcements.announce_settings_set,  # issue 29
     }
     from tourney.services import satellites, tickets
 
