@@ -53,9 +53,10 @@ def test_a_plan_leaving_out_a_table_in_use_is_409(director_api, director):
     r = director_api.put("/api/v1/room", {"name": "", "floor_plan": "1-2"})
     assert r.status_code == 409
     assert r.json()["error"]["code"] == "table_in_use"
-    assert r.json()["error"]["message"] == room_writes.MSG_IN_USE.format(
-        numbers="3", using="Main (3)"
-    )
+    assert r.json()["error"]["message"] == room_writes.MSG_IN_USE % {
+        "numbers": "3",
+        "using": "Main (3)",
+    }
 
 
 def test_the_desk_cannot_write_the_room(desk_api):

@@ -54,7 +54,7 @@ def test_a_plan_leaving_out_a_table_in_use_is_refused(director):
         room_writes.room_update(name="", floor_plan="1-2, 5-10", actor=director)
     assert exc.value.code == "table_in_use"
     assert exc.value.status == 409
-    assert exc.value.message == room_writes.MSG_IN_USE.format(numbers="3, 4", using="Main (3, 4)")
+    assert exc.value.message == room_writes.MSG_IN_USE % {"numbers": "3, 4", "using": "Main (3, 4)"}
     assert Room.get().floor_plan == [1, 2, 3, 4, 5, 6]
     room_writes.room_update(name="", floor_plan="4-1, 9", actor=director)  # every one kept
     assert Room.get().floor_plan == [4, 3, 2, 1, 9]

@@ -49,7 +49,7 @@ def test_a_refusal_shows_in_place_with_what_was_typed(td, director):
     r = td.post(URL, {"name": "Casino", "floor_plan": "1, 5-9"})
     assert r.status_code == 409
     html = r.content.decode()
-    message = room_writes.MSG_IN_USE.format(numbers="2", using="Main Event (2)")
+    message = room_writes.MSG_IN_USE % {"numbers": "2", "using": "Main Event (2)"}
     assert message in html
     assert ">1, 5-9</textarea>" in html
     r = td.post(URL, {"name": "Casino", "floor_plan": "1-3 ten"})

@@ -30,6 +30,7 @@ from typing import Any
 
 from django.db.models import F
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.room_journal import room_action
 from tourney.engine import points
@@ -38,14 +39,14 @@ from tourney.models import League, Season, Tournament
 from tourney.selectors.standings import scoring_of
 
 NAME_MAX = 120
-MSG_NAME = "Give a name of 1 to 120 characters."
-MSG_NO_LEAGUE = "No such league."
-MSG_NO_SEASON = "No such season."
-MSG_NO_TOURNAMENT = "No such tournament."
-MSG_DATES = "The season cannot end before it starts."
-MSG_SCORING = "Pick a way of scoring: {names}."
-MSG_TABLE_EMPTY = "Type the points for 1st, 2nd, ... (or pick another way of scoring)."
-MSG_DAY_OF_EVENT = (
+MSG_NAME = N_("Give a name of 1 to 120 characters.")
+MSG_NO_LEAGUE = N_("No such league.")
+MSG_NO_SEASON = N_("No such season.")
+MSG_NO_TOURNAMENT = N_("No such tournament.")
+MSG_DATES = N_("The season cannot end before it starts.")
+MSG_SCORING = N_("Pick a way of scoring: %(names)s.")
+MSG_TABLE_EMPTY = N_("Type the points for 1st, 2nd, ... (or pick another way of scoring).")
+MSG_DAY_OF_EVENT = N_(
     "A flight or a later day of a multi-day event does not count on its own; it cannot be "
     "added to a season."
 )
@@ -125,8 +126,9 @@ def league_update(*, league_id: int, name: str, actor=None) -> League:
 def _scoring_fields(scoring: str, points_table: str, formula: str) -> dict[str, Any]:
     """The stored scoring fields, checked through the engine (see the module docstring)."""
     if scoring not in Season.Scoring.values:
-        message = MSG_SCORING.format(names=", ".join(Season.Scoring.values))
-        raise DomainError("bad_scoring", message, fields={"scoring": message})
+        params = {"names": ", ".join(Season.Scoring.values)}
+        message = MSG_SCORING % params
+        raise DomainError("bad_scoring", MSG_SCORING, params=params, fields={"scoring": message})
     table: list[str] = []
     text = ""
     if scoring == Season.Scoring.PLACE_TABLE and (points_table or "").strip():
@@ -150,16 +152,27 @@ def _scoring_fields(scoring: str, points_table: str, formula: str) -> dict[str, 
 
 MAX_BEST_N = 1000  # a season of more events than this counts them all
 MAX_ATTENDANCE = Decimal("9999999.99")  # the column's largest value
-MSG_BEST_N_RANGE = f"Count a player's best 1 to {MAX_BEST_N} events, or leave it empty."
-MSG_ATTENDANCE_RANGE = f"Attendance points from 0 to {MAX_ATTENDANCE:,}."
+MSG_BEST_N_RANGE_TEMPLATE = N_("Count a player's best 1 to %(max)s events, or leave it empty.")
+MSG_BEST_N_RANGE = MSG_BEST_N_RANGE_TEMPLATE % {"max": MAX_BEST_N}
+MSG_ATTENDANCE_RANGE_TEMPLATE = N_("Attendance points from 0 to %(max)s.")
+MSG_ATTENDANCE_RANGE = MSG_ATTENDANCE_RANGE_TEMPLATE % {"max": f"{MAX_ATTENDANCE:,}"}
 
 
 def _options_fields(best_n: int | None, entries: str, attendance: Decimal, share_ties: bool):
     if isinstance(best_n, int) and not isinstance(best_n, bool) and best_n > MAX_BEST_N:
-        raise DomainError("bad_options", MSG_BEST_N_RANGE, fields={"best_n": MSG_BEST_N_RANGE})
+        raise DomainError(
+            "bad_options",
+            MSG_BEST_N_RANGE_TEMPLATE,
+            params={"max": MAX_BEST_N},
+            fields={"best_n": MSG_BEST_N_RANGE},
+        )
     if isinstance(attendance, Decimal | int) and abs(Decimal(attendance)) > MAX_ATTENDANCE:
-        msg = MSG_ATTENDANCE_RANGE
-        raise DomainError("bad_options", msg, fields={"attendance_points": msg})
+        raise DomainError(
+            "bad_options",
+            MSG_ATTENDANCE_RANGE_TEMPLATE,
+            params={"max": f"{MAX_ATTENDANCE:,}"},
+            fields={"attendance_points": MSG_ATTENDANCE_RANGE},
+        )
     options = points.Options(
         best_events=best_n, entries=entries, attendance=attendance, share_ties=bool(share_ties)
     )

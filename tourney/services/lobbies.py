@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 
 from django.db import transaction
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.room_journal import RoomJournal, room_action
 from tourney.engine.errors import DomainError
@@ -36,12 +37,13 @@ PER_PAGE_MIN, PER_PAGE_MAX = 1, 24
 PAGE_SECONDS_MIN, PAGE_SECONDS_MAX = 5, 3600
 EVENTS_MAX = 200
 
-MSG_NAME = "Give the lobby a name of 1 to 120 characters."
-MSG_PER_PAGE = "Events per page: a whole number from 1 to 24."
-MSG_PAGE_SECONDS = "Seconds per page: a whole number from 5 to 3600."
-MSG_NO_LOBBY = "No such lobby display."
-MSG_TOURNAMENTS = "Pick tournaments that exist and are not finished (or none, for all of them)."
-MSG_TOO_MANY = f"A lobby shows at most {EVENTS_MAX} tournaments."
+MSG_NAME = N_("Give the lobby a name of 1 to 120 characters.")
+MSG_PER_PAGE = N_("Events per page: a whole number from 1 to 24.")
+MSG_PAGE_SECONDS = N_("Seconds per page: a whole number from 5 to 3600.")
+MSG_NO_LOBBY = N_("No such lobby display.")
+MSG_TOURNAMENTS = N_("Pick tournaments that exist and are not finished (or none, for all of them).")
+MSG_TOO_MANY_TEMPLATE = N_("A lobby shows at most %(max)s tournaments.")
+MSG_TOO_MANY = MSG_TOO_MANY_TEMPLATE % {"max": EVENTS_MAX}
 
 Through = Lobby.tournaments.through
 
@@ -64,7 +66,12 @@ def _tournaments(ids: Iterable[int]) -> list[int]:
     and is not finished."""
     chosen = list(dict.fromkeys(ids))
     if len(chosen) > EVENTS_MAX:
-        raise DomainError("bad_input", MSG_TOO_MANY, fields={"tournaments": MSG_TOO_MANY})
+        raise DomainError(
+            "bad_input",
+            MSG_TOO_MANY_TEMPLATE,
+            params={"max": EVENTS_MAX},
+            fields={"tournaments": MSG_TOO_MANY},
+        )
     if any(isinstance(i, bool) or not isinstance(i, int) or not 0 < i <= MAX_ID for i in chosen):
         raise DomainError("bad_tournaments", MSG_TOURNAMENTS, fields={"tournaments": chosen})
     found = set(

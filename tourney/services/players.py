@@ -28,6 +28,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, ProtectedError
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.events import record_event
 from tourney.core.room_journal import room_action, room_undo
@@ -42,26 +43,26 @@ MAX_PHOTO_BYTES = 2 * 1024 * 1024
 PLAYER_LABEL = "tourney.player"
 NAMED = ("name", "merged_name")  # the payload keys that hold a player's name
 
-MSG_INVALID = "Some fields need a correction."
-MSG_NAME_REQUIRED = "Enter the player's name."
+MSG_INVALID = N_("Some fields need a correction.")
+MSG_NAME_REQUIRED = N_("Enter the player's name.")
 MSG_TOO_LONG = "At most {n} characters."
-MSG_CONTROL = "Remove the control characters."
-MSG_EMAIL = "Enter a valid email address."
-MSG_MEMBERSHIP_TAKEN = "Membership number {m} is already {name}'s."
-MSG_NOT_FOUND = "No such player."
-MSG_PHOTO_TOO_BIG = "The photo is larger than 2 MB."
-MSG_SAME_PLAYER = "Choose two different players."
-MSG_ANONYMISED = "{name} was removed: their record cannot be merged or changed."
-MSG_ALREADY_MERGED = "{name} was merged into another record already."
-MSG_SAME_TOURNAMENT = (
-    "Both players have an entry in {t}, which is not finished: one person cannot hold two "
+MSG_CONTROL = N_("Remove the control characters.")
+MSG_EMAIL = N_("Enter a valid email address.")
+MSG_MEMBERSHIP_TAKEN = N_("Membership number %(m)s is already %(name)s's.")
+MSG_NOT_FOUND = N_("No such player.")
+MSG_PHOTO_TOO_BIG = N_("The photo is larger than 2 MB.")
+MSG_SAME_PLAYER = N_("Choose two different players.")
+MSG_ANONYMISED = N_("%(name)s was removed: their record cannot be merged or changed.")
+MSG_ALREADY_MERGED = N_("%(name)s was merged into another record already.")
+MSG_SAME_TOURNAMENT = N_(
+    "Both players have an entry in %(t)s, which is not finished: one person cannot hold two "
     "entries of a tournament in play. Merge them once it is finished."
 )
-MSG_ENTERED = (
-    "Not undone: {names} entered a tournament since, so their record stays. Merge or edit it "
+MSG_ENTERED = N_(
+    "Not undone: %(names)s entered a tournament since, so their record stays. Merge or edit it "
     "instead."
 )
-MSG_CONFIRM = "Type the player's name exactly as shown to confirm."
+MSG_CONFIRM = N_("Type the player's name exactly as shown to confirm.")
 REMOVED_NAME = "Removed player #{id}"
 
 
@@ -109,8 +110,11 @@ def _checked(data: dict[str, Any], *, exclude: int | None = None) -> dict[str, s
         raise DomainError("bad_input", MSG_INVALID, fields=errors)
     owner = membership_owner(values["membership"], exclude=exclude)
     if owner is not None:
-        msg = MSG_MEMBERSHIP_TAKEN.format(m=values["membership"], name=owner.name)
-        raise DomainError("membership_taken", msg, fields={"membership": msg})
+        params = {"m": values["membership"], "name": owner.name}
+        msg = MSG_MEMBERSHIP_TAKEN % params
+        raise DomainError(
+            "membership_taken", MSG_MEMBERSHIP_TAKEN, params=params, fields={"membership": msg}
+        )
     return values
 
 
@@ -132,9 +136,9 @@ def _locked(player_id: Any) -> Player:
 
 def _writable(p: Player) -> None:
     if p.anonymised_at is not None:
-        raise DomainError("anonymised", MSG_ANONYMISED.format(name=p.name), status=409)
+        raise DomainError("anonymised", MSG_ANONYMISED, status=409, params={"name": p.name})
     if p.merged_into_id is not None:
-        raise DomainError("already_merged", MSG_ALREADY_MERGED.format(name=p.name), status=409)
+        raise DomainError("already_merged", MSG_ALREADY_MERGED, status=409, params={"name": p.name})
 
 
 def player_create(*, data: dict[str, Any], photo: UploadedFile | None = None, actor=None) -> Player:
@@ -201,8 +205,13 @@ def players_merge(*, keep_id: Any, merge_id: Any, actor=None) -> Player:
         _writable(merge)
         shared = _shared_tournament(keep, merge)
         if shared is not None:
-            msg = MSG_SAME_TOURNAMENT.format(t=shared.name)
-            raise DomainError("same_tournament", msg, status=409, fields={"tournament": shared.pk})
+            raise DomainError(
+                "same_tournament",
+                MSG_SAME_TOURNAMENT,
+                status=409,
+                params={"t": shared.name},
+                fields={"tournament": shared.pk},
+            )
         entries = Entry.objects.filter(player=merge)
         tournament_ids = sorted(set(entries.values_list("tournament_id", flat=True)))
         payload = {
@@ -336,9 +345,11 @@ def player_action_undo(*, event_id: Any, actor=None) -> Event:
     entered = Player.objects.filter(pk__in=made, entries__isnull=False).distinct()
     names = sorted(entered.values_list("name", flat=True)[:5])
     if names and not event.undone:
-        msg = MSG_ENTERED.format(names=", ".join(names))
-        raise DomainError("players_entered", msg, status=409)
+        params = {"names": ", ".join(names)}
+        raise DomainError("players_entered", MSG_ENTERED, status=409, params=params)
     try:
         return room_undo(event_id=pk, actor=actor)
     except ProtectedError as exc:  # an entry made between this check and the undo's lock
-        raise DomainError("players_entered", MSG_ENTERED.format(names="some"), status=409) from exc
+        raise DomainError(
+            "players_entered", MSG_ENTERED, status=409, params={"names": "some"}
+        ) from exc

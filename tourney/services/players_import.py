@@ -14,6 +14,8 @@ import csv
 import io
 from typing import Any
 
+from django.utils.translation import gettext_noop as N_
+
 from tourney.core.room_journal import room_action
 from tourney.engine.errors import DomainError
 from tourney.models import Player
@@ -23,15 +25,18 @@ MAX_ROWS = 5000
 MAX_BYTES = 1024 * 1024
 PREVIEW_ROWS = 20
 
-MSG_EMPTY = "The file is empty: paste or upload a CSV file with a header row."
-MSG_TOO_BIG = "The file is larger than 1 MB: split it."
-MSG_TOO_MANY = f"The file has more than {MAX_ROWS} players: split it."
-MSG_NO_NAME = "Choose the column that holds the names."
-MSG_BAD_COLUMN = "Choose one of the file's columns."
+MSG_EMPTY = N_("The file is empty: paste or upload a CSV file with a header row.")
+MSG_TOO_BIG = N_("The file is larger than 1 MB: split it.")
+MSG_TOO_MANY_TEMPLATE = N_("The file has more than %(max)s players: split it.")
+MSG_TOO_MANY = MSG_TOO_MANY_TEMPLATE % {"max": MAX_ROWS}
+MSG_NO_NAME = N_("Choose the column that holds the names.")
+MSG_BAD_COLUMN = N_("Choose one of the file's columns.")
 MSG_DUP_FILE = "Membership number {m} appears on line {line} already."
 MSG_DUP_DB = "Membership number {m} is already {name}'s."
-MSG_HAS_ERRORS = "{n} row(s) have errors: correct the file and import again. Nothing was imported."
-MSG_UNREADABLE = "The file could not be read as CSV: {why}."
+MSG_HAS_ERRORS = N_(
+    "%(n)s row(s) have errors: correct the file and import again. Nothing was imported."
+)
+MSG_UNREADABLE = N_("The file could not be read as CSV: %(why)s.")
 
 # header words that say which field a column holds (lower case, spaces and _ ignored)
 GUESSES = {
@@ -64,10 +69,17 @@ def csv_read(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
                 continue
             rows.append((reader.line_num, cells))
             if len(rows) > MAX_ROWS + 1:
-                raise DomainError("too_many_rows", MSG_TOO_MANY, fields={"file": MSG_TOO_MANY})
+                raise DomainError(
+                    "too_many_rows",
+                    MSG_TOO_MANY_TEMPLATE,
+                    params={"max": MAX_ROWS},
+                    fields={"file": MSG_TOO_MANY},
+                )
     except csv.Error as exc:
-        msg = MSG_UNREADABLE.format(why=exc)
-        raise DomainError("bad_csv", msg, fields={"file": msg}) from exc
+        params = {"why": str(exc)}
+        raise DomainError(
+            "bad_csv", MSG_UNREADABLE, params=params, fields={"file": MSG_UNREADABLE % params}
+        ) from exc
     if not rows:
         raise DomainError("empty", MSG_EMPTY, fields={"file": MSG_EMPTY})
     headers = [h.strip() for h in rows[0][1]]
@@ -154,8 +166,12 @@ def players_import(
     if dry_run:
         return {**preview, "created": 0, "event": None}
     if preview["bad"]:
-        msg = MSG_HAS_ERRORS.format(n=preview["bad"])
-        raise DomainError("import_errors", msg, fields={"rows": preview["bad"]})
+        raise DomainError(
+            "import_errors",
+            MSG_HAS_ERRORS,
+            params={"n": preview["bad"]},
+            fields={"rows": preview["bad"]},
+        )
     payload = {"count": preview["count"]}
     with room_action("players_imported", actor, payload) as j:
         made = Player.objects.bulk_create(Player(**r["values"]) for r in preview["rows"])

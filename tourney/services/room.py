@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext_noop as N_
+
 from tourney.core.locking import lock_room_tables
 from tourney.core.room_journal import room_action, room_undo
 from tourney.engine import floor_plan as plan_engine
@@ -17,14 +19,14 @@ from tourney.models import Event, Room
 from tourney.selectors.room import events_using, tables_in_use
 
 NAME_MAX = 120
-MSG_NAME = "The room's name is at most 120 characters."
-MSG_IN_USE = (
-    "The floor plan leaves out table(s) {numbers}, in use now by {using}: keep them in the plan "
-    "until those tables are broken."
+MSG_NAME = N_("The room's name is at most 120 characters.")
+MSG_IN_USE = N_(
+    "The floor plan leaves out table(s) %(numbers)s, in use now by %(using)s: keep them in the "
+    "plan until those tables are broken."
 )
-MSG_NOT_A_ROOM_CHANGE = "Choose a change of the room's settings from the list."
+MSG_NOT_A_ROOM_CHANGE = N_("Choose a change of the room's settings from the list.")
 KIND = "room_updated"
-MSG_PLAN_TYPE = "Type the floor plan as table numbers and ranges, e.g. 1-20, 31-35, 40."
+MSG_PLAN_TYPE = N_("Type the floor plan as table numbers and ranges, e.g. 1-20, 31-35, 40.")
 
 
 def _plan(floor_plan: str | Sequence[int]) -> list[int]:
@@ -54,9 +56,13 @@ def room_update(*, name: str, floor_plan: str | Sequence[int], actor=None) -> Ro
             dropped = [row for row in tables_in_use() if row["number"] not in kept]
             if dropped:
                 numbers = plan_engine.compact(row["number"] for row in dropped)
-                message = MSG_IN_USE.format(numbers=numbers, using=events_using(dropped))
+                params = {"numbers": numbers, "using": events_using(dropped)}
                 raise DomainError(
-                    "table_in_use", message, status=409, fields={"floor_plan": message}
+                    "table_in_use",
+                    MSG_IN_USE,
+                    status=409,
+                    params=params,
+                    fields={"floor_plan": MSG_IN_USE % params},
                 )
         j.before(room, ["name", "floor_plan"])
         room.name = clean
