@@ -40,15 +40,15 @@ from dataclasses import dataclass, field
 from tables.engine.blinds import bb_next, waits_for_button, worst_position
 from tables.engine.model import Move, SeatingSettings, Table
 from tables.engine.seat_draw import draw_button, even_sizes
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
-MSG_TABLES_MISMATCH = "Counts, capacities and the break order must list the same open tables."
-MSG_BAD_COUNT = "A table's player count must lie between zero and its available seats."
-MSG_LOADED_MISMATCH = "A loaded table does not match its count or capacity."
-MSG_ENTRY_TWICE = "An entry sits at two tables."
-MSG_BAD_OPEN_TABLES = "The number of open tables cannot be negative."
-MSG_CLOSE = "Only an open table can be broken, and not the last one."
-MSG_CLOSE_NO_ROOM = "The other tables have no room for this table's players."
+MSG_TABLES_MISMATCH = N_("Counts, capacities and the break order must list the same open tables.")
+MSG_BAD_COUNT = N_("A table's player count must lie between zero and its available seats.")
+MSG_LOADED_MISMATCH = N_("A loaded table does not match its count or capacity.")
+MSG_ENTRY_TWICE = N_("An entry sits at two tables.")
+MSG_BAD_OPEN_TABLES = N_("The number of open tables cannot be negative.")
+MSG_CLOSE = N_("Only an open table can be broken, and not the last one.")
+MSG_CLOSE_NO_ROOM = N_("The other tables have no room for this table's players.")
 
 
 @dataclass(frozen=True, slots=True)

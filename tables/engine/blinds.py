@@ -27,11 +27,11 @@ from __future__ import annotations
 import random
 
 from tables.engine.model import Table
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
-MSG_EMPTY_TABLE = "No player sits at this table."
-MSG_NO_OPEN_SEAT = "Every available seat at this table is taken."
-MSG_BAD_BUTTON_SEAT = "The button must be on a seat of the table."
+MSG_EMPTY_TABLE = N_("No player sits at this table.")
+MSG_NO_OPEN_SEAT = N_("Every available seat at this table is taken.")
+MSG_BAD_BUTTON_SEAT = N_("The button must be on a seat of the table.")
 
 
 def _first_dealt_in_after(table: Table, seat: int, dealt: frozenset[int] | set[int]) -> int | None:

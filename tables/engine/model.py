@@ -11,23 +11,23 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
 REASONS: Final = frozenset({"seat", "balance", "break", "redraw", "manual"})
 
-MSG_BAD_TABLE_NUMBER = "A table number must be a positive whole number."
-MSG_BAD_SEAT_COUNT = "A table must have at least two seats."
-MSG_BAD_SEAT = "A seat number must lie between 1 and the number of seats at the table."
-MSG_SEAT_UNAVAILABLE = "A player cannot sit in a seat marked unavailable."
-MSG_ENTRY_TWICE = "An entry cannot hold two seats."
-MSG_WAITING_NOT_SEATED = "Only a seated entry can wait for the button."
-MSG_BAD_BUTTON = "The button must be on a seat of the table."
-MSG_BAD_REASON = "A move's reason must be one of: seat, balance, break, redraw, manual."
-MSG_BAD_TOLERANCE = "The balancing tolerance must be at least one player."
-MSG_BAD_STARTED_TABLES = "The number of tables the event started with cannot be negative."
-MSG_BAD_PICTURE = "A table picture has one token per seat: '.', 'x', an entry id, 'w', 'B'."
-MSG_SEAT_TAKEN = "That seat is already taken."
-MSG_SEAT_EMPTY = "No player sits in that seat."
+MSG_BAD_TABLE_NUMBER = N_("A table number must be a positive whole number.")
+MSG_BAD_SEAT_COUNT = N_("A table must have at least two seats.")
+MSG_BAD_SEAT = N_("A seat number must lie between 1 and the number of seats at the table.")
+MSG_SEAT_UNAVAILABLE = N_("A player cannot sit in a seat marked unavailable.")
+MSG_ENTRY_TWICE = N_("An entry cannot hold two seats.")
+MSG_WAITING_NOT_SEATED = N_("Only a seated entry can wait for the button.")
+MSG_BAD_BUTTON = N_("The button must be on a seat of the table.")
+MSG_BAD_REASON = N_("A move's reason must be one of: seat, balance, break, redraw, manual.")
+MSG_BAD_TOLERANCE = N_("The balancing tolerance must be at least one player.")
+MSG_BAD_STARTED_TABLES = N_("The number of tables the event started with cannot be negative.")
+MSG_BAD_PICTURE = N_("A table picture has one token per seat: '.', 'x', an entry id, 'w', 'B'.")
+MSG_SEAT_TAKEN = N_("That seat is already taken.")
+MSG_SEAT_EMPTY = N_("No player sits in that seat.")
 
 
 def _invalid(code: str, message: str, **fields: object) -> DomainError:

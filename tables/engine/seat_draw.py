@@ -10,17 +10,17 @@ from collections.abc import Sequence
 
 from tables.engine.blinds import waits_for_button
 from tables.engine.model import Move, Table, entries_of
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
-MSG_BAD_PLAYERS = "The number of players cannot be negative."
-MSG_BAD_SEATS_PER_TABLE = "A table must have at least two seats."
-MSG_NOT_ENOUGH_SEATS = "There are more players than available seats at these tables."
-MSG_DUPLICATE_ENTRY = "An entry appears more than once."
-MSG_DUPLICATE_TABLE = "A table number appears more than once."
-MSG_TABLE_NOT_EMPTY = "The initial draw needs empty tables."
-MSG_NO_OPEN_SEAT = "Every available seat is taken."
-MSG_ALREADY_SEATED = "This entry already has a seat."
-MSG_EMPTY_TABLE = "No player sits at this table."
+MSG_BAD_PLAYERS = N_("The number of players cannot be negative.")
+MSG_BAD_SEATS_PER_TABLE = N_("A table must have at least two seats.")
+MSG_NOT_ENOUGH_SEATS = N_("There are more players than available seats at these tables.")
+MSG_DUPLICATE_ENTRY = N_("An entry appears more than once.")
+MSG_DUPLICATE_TABLE = N_("A table number appears more than once.")
+MSG_TABLE_NOT_EMPTY = N_("The initial draw needs empty tables.")
+MSG_NO_OPEN_SEAT = N_("Every available seat is taken.")
+MSG_ALREADY_SEATED = N_("This entry already has a seat.")
+MSG_EMPTY_TABLE = N_("No player sits at this table.")
 
 
 def tables_needed(players: int, seats_per_table: int) -> int:

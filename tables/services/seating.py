@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop as N_
+
 from tables.engine import model as em
 from tables.engine import seat_draw
 from tables.engine.blinds import waits_for_button
@@ -27,11 +29,11 @@ from tourney.core.rows import load as load_rows
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Tournament
 
-MSG_NO_SEAT = "Every seat is taken and opening tables is not allowed: added to the alternates."
-MSG_DRAW_STARTED = "Seats are drawn at the start only once."
-MSG_NOBODY_TO_DRAW = "Nobody is waiting for a seat."
-MSG_SEAT_NOT_FREE = "That seat is taken or closed: choose an empty seat, or reopen it first."
-MSG_ENTRY_NOT_SEATED = "This entry has no seat."
+MSG_NO_SEAT = N_("Every seat is taken and opening tables is not allowed: added to the alternates.")
+MSG_DRAW_STARTED = N_("Seats are drawn at the start only once.")
+MSG_NOBODY_TO_DRAW = N_("Nobody is waiting for a seat.")
+MSG_SEAT_NOT_FREE = N_("That seat is taken or closed: choose an empty seat, or reopen it first.")
+MSG_ENTRY_NOT_SEATED = N_("This entry has no seat.")
 
 
 def seat_entry(

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from tables.engine import model as em
 from tables.models import Move, Seat, Table
@@ -23,8 +24,8 @@ from tourney.engine.errors import DomainError
 from tourney.models import Entry, Event, Room, Tournament
 from tourney.selectors.room import events_using, tables_in_use
 
-MSG_TABLE_BROKEN = "That table is broken (closed): choose an open table."
-MSG_BAD_SEAT = (
+MSG_TABLE_BROKEN = N_("That table is broken (closed): choose an open table.")
+MSG_BAD_SEAT = N_(
     "That seat does not exist at this table: seats go from 1 to the number of seats at the table."
 )
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext_noop as N_
+
 from tables.models import Seat, Table
 from tables.selectors import break_order, engine_tables, open_tables, player_counts, table_of
 from tables.services.balancing import rebalance
@@ -16,10 +18,10 @@ from tourney.core.journal import current as journal_current
 from tourney.core.locking import tournament_action
 from tourney.engine.errors import DomainError
 
-MSG_SEAT_OCCUPIED = "Someone sits in that seat."
-MSG_BAD_ORDER = "List every open table exactly once."
-MSG_LAST_TABLE = "The last open table cannot be broken: its players would have nowhere to go."
-MSG_NO_ROOM = "The other tables have no room for this table's players."
+MSG_SEAT_OCCUPIED = N_("Someone sits in that seat.")
+MSG_BAD_ORDER = N_("List every open table exactly once.")
+MSG_LAST_TABLE = N_("The last open table cannot be broken: its players would have nowhere to go.")
+MSG_NO_ROOM = N_("The other tables have no room for this table's players.")
 
 
 def table_open(*, tournament_id: int, count: int = 1, actor=None) -> list[Table]:

@@ -21,16 +21,16 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 from tourney.engine.flights import MSG_DUPLICATE_ENTRY, Bag, check_bags
 
-MSG_BAD_COUNT = (
+MSG_BAD_COUNT = N_(
     "A chip count needs an entry, at least one chip (a player with no chips is out), and "
     "table and seat numbers of zero or more."
 )
-MSG_SEAT_TWICE = "Two players are counted in the same seat."
-MSG_BAD_CHIPS_IN_PLAY = "The chips in play must be a whole number, zero or more."
-MSG_NO_PLAYERS = "An average needs at least one player still in."
+MSG_SEAT_TWICE = N_("Two players are counted in the same seat.")
+MSG_BAD_CHIPS_IN_PLAY = N_("The chips in play must be a whole number, zero or more.")
+MSG_NO_PLAYERS = N_("An average needs at least one player still in.")
 
 
 def _is_int(value: object) -> bool:

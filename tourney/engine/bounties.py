@@ -43,7 +43,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 from tourney.engine.payouts import place_prizes
 from tourney.engine.pots import Pot
 
@@ -54,26 +54,26 @@ MYSTERY = "mystery"
 BOUNTY_TYPES = (NONE, FIXED, PROGRESSIVE, MYSTERY)
 DEFAULT_CASH_PERCENT = 50  # RULES 9.3: half in cash, half on the eliminator's head
 
-MSG_UNKNOWN_TYPE = "The bounty type must be one of: none, fixed, progressive, mystery."
-MSG_BAD_AMOUNT = "Money amounts must be whole amounts, zero or more."
-MSG_BAD_BOUNTY = (
+MSG_UNKNOWN_TYPE = N_("The bounty type must be one of: none, fixed, progressive, mystery.")
+MSG_BAD_AMOUNT = N_("Money amounts must be whole amounts, zero or more.")
+MSG_BAD_BOUNTY = N_(
     "A bounty event needs a bounty of at least one unit; without bounties the bounty is 0."
 )
-MSG_BAD_SPLIT = "The prize pool, bounty and fee parts must be whole amounts, zero or more."
-MSG_BAD_SHARE = "The cash share of a progressive bounty must be a whole percent from 0 to 100."
-MSG_BAD_STAGE = "The mystery bounties' stage must be a whole number of players, 1 or more."
-MSG_NO_WINNER = "Every player busted needs at least one winner of the pot that busted them."
-MSG_BAD_WINNER = "A winner needs an entry id and table and seat numbers of zero or more."
-MSG_DUPLICATE_ENTRY = "The same entry is listed more than once."
-MSG_WINNER_BUSTED = "A player busted in the hand cannot also be one of its winners."
-MSG_BAD_ENVELOPES = (
+MSG_BAD_SPLIT = N_("The prize pool, bounty and fee parts must be whole amounts, zero or more.")
+MSG_BAD_SHARE = N_("The cash share of a progressive bounty must be a whole percent from 0 to 100.")
+MSG_BAD_STAGE = N_("The mystery bounties' stage must be a whole number of players, 1 or more.")
+MSG_NO_WINNER = N_("Every player busted needs at least one winner of the pot that busted them.")
+MSG_BAD_WINNER = N_("A winner needs an entry id and table and seat numbers of zero or more.")
+MSG_DUPLICATE_ENTRY = N_("The same entry is listed more than once.")
+MSG_WINNER_BUSTED = N_("A player busted in the hand cannot also be one of its winners.")
+MSG_BAD_ENVELOPES = N_(
     "An envelope set lists amounts of at least one unit, each with a count of zero or more."
 )
-MSG_NO_ENVELOPES_LEFT = "No mystery bounty envelope is left to draw."
-MSG_ENVELOPES_DO_NOT_ADD_UP = "The envelopes must add up exactly to the bounty money."
-MSG_NO_RNG = "A mystery bounty draw needs the tournament's recorded random source."
-MSG_NOT_IN_POT = "The player busted was not eligible for any pot of the hand."
-MSG_BOUNTY_MISMATCH = "The bounty busted is not the bounty on that player's head."
+MSG_NO_ENVELOPES_LEFT = N_("No mystery bounty envelope is left to draw.")
+MSG_ENVELOPES_DO_NOT_ADD_UP = N_("The envelopes must add up exactly to the bounty money.")
+MSG_NO_RNG = N_("A mystery bounty draw needs the tournament's recorded random source.")
+MSG_NOT_IN_POT = N_("The player busted was not eligible for any pot of the hand.")
+MSG_BOUNTY_MISMATCH = N_("The bounty busted is not the bounty on that player's head.")
 
 
 def _is_int(value: object) -> bool:

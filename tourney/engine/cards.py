@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
 RANKS = "23456789TJQKA"
 # Suit order of RULES 5.4, lowest first: clubs < diamonds < hearts < spades.
 SUITS_LOW_TO_HIGH = "cdhs"
 SUITS = "shdc"
 
-MSG_BAD_CARD = "A card is two characters: rank 23456789TJQKA then suit s, h, d or c (e.g. As, Td)."
-MSG_DUPLICATE_CARD = "The same card appears more than once."
+MSG_BAD_CARD = N_(
+    "A card is two characters: rank 23456789TJQKA then suit s, h, d or c (e.g. As, Td)."
+)
+MSG_DUPLICATE_CARD = N_("The same card appears more than once.")
 
 _RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS_LOW_TO_HIGH)}

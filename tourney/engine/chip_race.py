@@ -28,23 +28,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from tourney.engine.cards import DECK, card_order_key, ensure_distinct, parse_card
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
 THRESHOLDS = ("half_or_more", "more_than_half")
 
-MSG_BAD_DENOMINATIONS = "Denominations are distinct whole numbers of at least 1."
-MSG_UNKNOWN_REMOVE = "The denomination to remove is not one of the denominations."
-MSG_REMOVE_LAST = "The largest denomination cannot be raced off; there is nothing to color up to."
-MSG_NOT_MULTIPLE = "The next larger denomination must be a whole multiple of the one removed."
-MSG_BAD_THRESHOLD = "The threshold is half_or_more or more_than_half."
-MSG_BAD_SEAT = "Seat numbers are whole numbers from 1."
-MSG_DUPLICATE_SEAT = "Each seat may appear only once."
-MSG_BAD_CHIPS = "Chip counts are whole numbers, zero or more, of known denominations."
-MSG_RACE_TOO_BIG = "The race needs more than 52 cards."
-MSG_NO_DEAL = "Give either a random source to deal with or the cards the dealer dealt, not both."
-MSG_CARDS_COUNT = "Each seat needs exactly one card per odd chip."
-MSG_CARDS_UNKNOWN_SEAT = "Cards were given for a seat that is not in the race."
-MSG_DUPLICATE_REMOVE = "Each denomination can be removed only once."
+MSG_BAD_DENOMINATIONS = N_("Denominations are distinct whole numbers of at least 1.")
+MSG_UNKNOWN_REMOVE = N_("The denomination to remove is not one of the denominations.")
+MSG_REMOVE_LAST = N_(
+    "The largest denomination cannot be raced off; there is nothing to color up to."
+)
+MSG_NOT_MULTIPLE = N_("The next larger denomination must be a whole multiple of the one removed.")
+MSG_BAD_THRESHOLD = N_("The threshold is half_or_more or more_than_half.")
+MSG_BAD_SEAT = N_("Seat numbers are whole numbers from 1.")
+MSG_DUPLICATE_SEAT = N_("Each seat may appear only once.")
+MSG_BAD_CHIPS = N_("Chip counts are whole numbers, zero or more, of known denominations.")
+MSG_RACE_TOO_BIG = N_("The race needs more than 52 cards.")
+MSG_NO_DEAL = N_(
+    "Give either a random source to deal with or the cards the dealer dealt, not both."
+)
+MSG_CARDS_COUNT = N_("Each seat needs exactly one card per odd chip.")
+MSG_CARDS_UNKNOWN_SEAT = N_("Cards were given for a seat that is not in the race.")
+MSG_DUPLICATE_REMOVE = N_("Each denomination can be removed only once.")
 
 
 @dataclass(frozen=True, slots=True)

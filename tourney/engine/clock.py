@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
 LEVEL = "level"
 BREAK = "break"
@@ -46,18 +46,18 @@ FINISHED = "finished"
 
 MAX_ADJUST_SECONDS = 24 * 3600
 
-MSG_NO_ITEMS = "The structure has no levels."
-MSG_BAD_ITEM = "Every item needs a kind of level or break and a duration above zero."
-MSG_BAD_ANCHOR = "The clock anchor does not fit the structure."
-MSG_NAIVE_TIME = "Times must carry a timezone."
-MSG_NOT_STARTED = "The clock has not started."
-MSG_ALREADY_STARTED = "The clock has already started."
-MSG_ALREADY_PAUSED = "The clock is already paused."
-MSG_NOT_PAUSED = "The clock is not paused."
-MSG_FINISHED = "The clock has run through the whole structure."
-MSG_BAD_INDEX = "There is no such level or break."
-MSG_BAD_SECONDS = "Seconds must be a whole number between -86400 and 86400."
-MSG_BAD_TIME_LEFT = (
+MSG_NO_ITEMS = N_("The structure has no levels.")
+MSG_BAD_ITEM = N_("Every item needs a kind of level or break and a duration above zero.")
+MSG_BAD_ANCHOR = N_("The clock anchor does not fit the structure.")
+MSG_NAIVE_TIME = N_("Times must carry a timezone.")
+MSG_NOT_STARTED = N_("The clock has not started.")
+MSG_ALREADY_STARTED = N_("The clock has already started.")
+MSG_ALREADY_PAUSED = N_("The clock is already paused.")
+MSG_NOT_PAUSED = N_("The clock is not paused.")
+MSG_FINISHED = N_("The clock has run through the whole structure.")
+MSG_BAD_INDEX = N_("There is no such level or break.")
+MSG_BAD_SECONDS = N_("Seconds must be a whole number between -86400 and 86400.")
+MSG_BAD_TIME_LEFT = N_(
     'Type the time left as minutes ("12") or minutes:seconds ("12:30"), up to 24 hours.'
 )
 

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
 LARGEST = "largest"  # RULES 10.3: best stack forward, the standard
 FIRST = "first"  # RULES 10.3: first stack forward
@@ -60,18 +60,18 @@ FORFEIT_REASONS = {
 END_LEVEL = "level"
 END_PLAYERS = "players"
 
-MSG_NO_END = "A flight needs an end: its last level, a number of players, or both."
-MSG_BAD_LAST_LEVEL = "The last level of a flight must be a level of the structure (0 or more)."
-MSG_BAD_END_PLAYERS = "A flight's number of players must be a whole number, 1 or more."
-MSG_BAD_PLAYERS_LEFT = "The number of players still in must be a whole number, zero or more."
-MSG_UNKNOWN_POLICY = "The stack policy must be one of: largest, first."
-MSG_BAD_BAG = (
+MSG_NO_END = N_("A flight needs an end: its last level, a number of players, or both.")
+MSG_BAD_LAST_LEVEL = N_("The last level of a flight must be a level of the structure (0 or more).")
+MSG_BAD_END_PLAYERS = N_("A flight's number of players must be a whole number, 1 or more.")
+MSG_BAD_PLAYERS_LEFT = N_("The number of players still in must be a whole number, zero or more.")
+MSG_UNKNOWN_POLICY = N_("The stack policy must be one of: largest, first.")
+MSG_BAD_BAG = N_(
     "A bag needs a player, a flight number of 1 or more, an entry, a count of at least one "
     "chip, and table and seat numbers of zero or more."
 )
-MSG_DUPLICATE_ENTRY = "The same entry is counted more than once."
-MSG_BAGGED_TWICE = "A player can bag only one stack in a flight."
-MSG_PLAYER_TWICE = "A player can take only one stack to Day 2."
+MSG_DUPLICATE_ENTRY = N_("The same entry is counted more than once.")
+MSG_BAGGED_TWICE = N_("A player can bag only one stack in a flight.")
+MSG_PLAYER_TWICE = N_("A player can take only one stack to Day 2.")
 MSG_ALREADY_QUALIFIED_LARGEST = (
     "This player already has {chips} chips bagged for Day 2 (flight {flight}). They may play "
     "this flight too, but only their largest stack goes to Day 2: the other is forfeited."
@@ -80,8 +80,8 @@ MSG_ALREADY_QUALIFIED_FIRST = (
     "This player already has {chips} chips bagged for Day 2 (flight {flight}). Only that "
     "stack goes to Day 2: any chips they bag in this flight are forfeited."
 )
-MSG_DRAW_MISMATCH = "The seat draw must seat every Day 2 player exactly once, one to a seat."
-MSG_NO_DAY2 = "Day 2 needs at least one player who bagged chips."
+MSG_DRAW_MISMATCH = N_("The seat draw must seat every Day 2 player exactly once, one to a seat.")
+MSG_NO_DAY2 = N_("Day 2 needs at least one player who bagged chips.")
 
 
 def _is_int(value: object) -> bool:

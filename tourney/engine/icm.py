@@ -21,18 +21,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
 # 2^17 subsets ~ 1 s of pure Python; a deal at a final table has at most 10 or so players.
 MAX_STATES = 1 << 17
 
-MSG_NO_PLAYERS = "Give at least one stack."
-MSG_BAD_STACK = "Stacks are whole numbers of chips, zero or more."
-MSG_NO_CHIPS = "At least one player must have chips."
-MSG_BAD_PAYOUT = "Payouts are amounts of money, zero or more."
-MSG_TOO_BIG = "Too many players with chips and paid places for an exact ICM calculation."
-MSG_STACK_TOO_LARGE = "A stack is at most 1,000,000,000,000 chips."
-MSG_PAYOUT_TOO_LARGE = "A payout is at most 10,000,000,000,000."
+MSG_NO_PLAYERS = N_("Give at least one stack.")
+MSG_BAD_STACK = N_("Stacks are whole numbers of chips, zero or more.")
+MSG_NO_CHIPS = N_("At least one player must have chips.")
+MSG_BAD_PAYOUT = N_("Payouts are amounts of money, zero or more.")
+MSG_TOO_BIG = N_("Too many players with chips and paid places for an exact ICM calculation.")
+MSG_STACK_TOO_LARGE = N_("A stack is at most 1,000,000,000,000 chips.")
+MSG_PAYOUT_TOO_LARGE = N_("A payout is at most 10,000,000,000,000.")
 
 # Bounds on the inputs (the API's own: MAX_CHIPS and MAX_MONEY in tourney.api.common). Beyond
 # them a stack no longer converts to a float (OverflowError) and sums of prizes lose their cents.

@@ -26,34 +26,34 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 from tourney.engine.icm import icm_equities
 
 BASIS_POINTS = 10_000
 
-MSG_BAD_AMOUNT = "Money amounts and counts must be whole numbers, zero or more."
-MSG_BAD_FIELD_SIZE = "The field size must be a whole number of at least one entry."
-MSG_BAD_POOL = "The prize pool must be a whole amount, zero or more."
-MSG_BAD_PERCENTAGES = (
+MSG_BAD_AMOUNT = N_("Money amounts and counts must be whole numbers, zero or more.")
+MSG_BAD_FIELD_SIZE = N_("The field size must be a whole number of at least one entry.")
+MSG_BAD_POOL = N_("The prize pool must be a whole amount, zero or more.")
+MSG_BAD_PERCENTAGES = N_(
     "A payout table needs at least one place; its shares must be whole basis points, zero "
     "or more, adding up to exactly 10000 (100 %)."
 )
-MSG_BAD_ROUNDING_UNIT = "The rounding unit must be a whole amount of at least 1."
-MSG_BAD_PRIZES = "Prizes must be whole amounts, zero or more."
-MSG_BAD_FINISHER = (
+MSG_BAD_ROUNDING_UNIT = N_("The rounding unit must be a whole amount of at least 1.")
+MSG_BAD_PRIZES = N_("Prizes must be whole amounts, zero or more.")
+MSG_BAD_FINISHER = N_(
     "A finisher needs an entry id, a place of at least 1, a place_to no better than the "
     "place, and table and seat numbers of zero or more."
 )
-MSG_DUPLICATE_ENTRY = "The same entry is listed more than once."
-MSG_INCONSISTENT_TIE = (
+MSG_DUPLICATE_ENTRY = N_("The same entry is listed more than once.")
+MSG_INCONSISTENT_TIE = N_(
     "Tied places do not add up: players sharing places must cover exactly those places, once."
 )
-MSG_BAD_STACKS = "Stacks must be whole numbers of chips greater than zero, at least one player."
-MSG_TOO_MANY_PRIZES = "There are more prizes left than players left."
-MSG_BAD_VALUES = "Shares must be finite numbers, zero or more, and not all zero."
-MSG_TOTAL_NOT_MULTIPLE = "The total must be a whole multiple of the rounding unit."
-MSG_DEAL_WRONG_PLAYERS = "A deal needs exactly one amount for each remaining player."
-MSG_DEAL_DOES_NOT_ADD_UP = (
+MSG_BAD_STACKS = N_("Stacks must be whole numbers of chips greater than zero, at least one player.")
+MSG_TOO_MANY_PRIZES = N_("There are more prizes left than players left.")
+MSG_BAD_VALUES = N_("Shares must be finite numbers, zero or more, and not all zero.")
+MSG_TOTAL_NOT_MULTIPLE = N_("The total must be a whole multiple of the rounding unit.")
+MSG_DEAL_WRONG_PLAYERS = N_("A deal needs exactly one amount for each remaining player.")
+MSG_DEAL_DOES_NOT_ADD_UP = N_(
     "The deal amounts must be whole amounts, zero or more, adding up exactly to the prize "
     "money not yet paid."
 )

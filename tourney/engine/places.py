@@ -33,20 +33,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
-MSG_NO_BUSTS = "An elimination needs at least one player who went broke."
-MSG_BAD_PLAYERS_BEFORE = "The number of players still in must be a positive whole number."
-MSG_TOO_MANY_BUSTS = "More players went broke than were still in the tournament."
-MSG_NO_WINNER = (
+MSG_NO_BUSTS = N_("An elimination needs at least one player who went broke.")
+MSG_BAD_PLAYERS_BEFORE = N_("The number of players still in must be a positive whole number.")
+MSG_TOO_MANY_BUSTS = N_("More players went broke than were still in the tournament.")
+MSG_NO_WINNER = N_(
     "Not everyone still in can be out in one hand: someone wins it. "
     "Leave out the player who won the hand."
 )
-MSG_DUPLICATE_ENTRY = "The same entry is listed more than once."
-MSG_BAD_STACK = "A starting stack must be a whole number of chips greater than zero."
-MSG_BAD_ENTRY = "An entry id must be a whole number."
-MSG_BAD_SEAT = "Table and seat numbers must be whole numbers, zero or more."
-MSG_ENTRY_NOT_ELIMINATED = "This entry has no recorded elimination to undo."
+MSG_DUPLICATE_ENTRY = N_("The same entry is listed more than once.")
+MSG_BAD_STACK = N_("A starting stack must be a whole number of chips greater than zero.")
+MSG_BAD_ENTRY = N_("An entry id must be a whole number.")
+MSG_BAD_SEAT = N_("Table and seat numbers must be whole numbers, zero or more.")
+MSG_ENTRY_NOT_ELIMINATED = N_("This entry has no recorded elimination to undo.")
 
 
 @dataclass(frozen=True, slots=True)

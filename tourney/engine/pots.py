@@ -45,23 +45,23 @@ from itertools import combinations
 from phevaluator.evaluator import evaluate_5cards, evaluate_7cards
 
 from tourney.engine.cards import DECK, card_id, ensure_distinct, parse_cards, rank_index
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
-MSG_TOO_FEW_PLAYERS = "A hand needs at least two players."
-MSG_BAD_SEAT = "Seat numbers are whole numbers from 1."
-MSG_DUPLICATE_SEAT = "Each seat may appear only once."
-MSG_BAD_BUTTON = "The button seat is a whole number from 1."
-MSG_BAD_CHIP_UNIT = "The chip unit is a whole number of at least 1."
-MSG_BAD_COMMITTED = "Committed chips are a whole number, zero or more."
-MSG_BAD_ANTE = "An ante is a whole number of chips, zero or more."
-MSG_ANTE_NOT_CHIP_UNIT = "Every ante must be a multiple of the chip unit."
-MSG_NOT_CHIP_UNIT = "Every committed amount must be a multiple of the chip unit."
-MSG_NO_LIVE_PLAYER = "At least one player must not have folded."
-MSG_SHOWDOWN_MIXED = "Either every player still in the hand has cards, or every one has a rank."
-MSG_BAD_RANK = "A hand rank is a whole number from 1 (best)."
-MSG_BAD_HOLE_CARDS = "Each player has exactly two hole cards."
-MSG_BAD_BOARD = "The board has exactly five cards when hands are shown."
-MSG_UNREACHABLE_CHIPS = (
+MSG_TOO_FEW_PLAYERS = N_("A hand needs at least two players.")
+MSG_BAD_SEAT = N_("Seat numbers are whole numbers from 1.")
+MSG_DUPLICATE_SEAT = N_("Each seat may appear only once.")
+MSG_BAD_BUTTON = N_("The button seat is a whole number from 1.")
+MSG_BAD_CHIP_UNIT = N_("The chip unit is a whole number of at least 1.")
+MSG_BAD_COMMITTED = N_("Committed chips are a whole number, zero or more.")
+MSG_BAD_ANTE = N_("An ante is a whole number of chips, zero or more.")
+MSG_ANTE_NOT_CHIP_UNIT = N_("Every ante must be a multiple of the chip unit.")
+MSG_NOT_CHIP_UNIT = N_("Every committed amount must be a multiple of the chip unit.")
+MSG_NO_LIVE_PLAYER = N_("At least one player must not have folded.")
+MSG_SHOWDOWN_MIXED = N_("Either every player still in the hand has cards, or every one has a rank.")
+MSG_BAD_RANK = N_("A hand rank is a whole number from 1 (best).")
+MSG_BAD_HOLE_CARDS = N_("Each player has exactly two hole cards.")
+MSG_BAD_BOARD = N_("The board has exactly five cards when hands are shown.")
+MSG_UNREACHABLE_CHIPS = N_(
     "Folded players' chips lie above every live player's commitment; no one can win them."
 )
 

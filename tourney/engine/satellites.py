@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
-MSG_BAD_POOL = "The prize pool must be a whole amount, zero or more."
-MSG_BAD_SEAT_VALUE = "The seat value must be a whole amount greater than zero."
-MSG_BAD_ENTRIES = "The number of entries must be a whole number, zero or more."
+MSG_BAD_POOL = N_("The prize pool must be a whole amount, zero or more.")
+MSG_BAD_SEAT_VALUE = N_("The seat value must be a whole amount greater than zero.")
+MSG_BAD_ENTRIES = N_("The number of entries must be a whole number, zero or more.")
 MSG_DEAL_COUNTS = (
     "The satellite's deal needs as many players left as seats left: {players} players "
     "left, {seats} seats left."

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db.models import F
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.journal import current as journal_current
 from tourney.core.rng import next_rng
@@ -24,13 +25,13 @@ from tourney.selectors.bounties import (
     settings_of,
 )
 
-MSG_WINNERS_NEEDED = (
+MSG_WINNERS_NEEDED = N_(
     "Who won the hand? In a bounty event each player out needs the winner of the pot that "
     "busted them (RULES 9.5)."
 )
-MSG_WINNER_NOT_SEATED = "A winner of the hand must be a player still seated in this tournament."
-MSG_WINNER_IS_BUSTED = "A player out in this hand cannot also be its winner."
-MSG_WINNERS_TWICE = "List each winner of the hand once (and at least one)."
+MSG_WINNER_NOT_SEATED = N_("A winner of the hand must be a player still seated in this tournament.")
+MSG_WINNER_IS_BUSTED = N_("A player out in this hand cannot also be its winner.")
+MSG_WINNERS_TWICE = N_("List each winner of the hand once (and at least one).")
 MSG_ENVELOPES_FEW = (
     "{count} mystery envelopes for {busts} players still to bust: every player busted from the "
     "stage on draws one (RULES 9.4). Add envelopes first."

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from tables.models import Seat
 from tourney.core.events import record_event
@@ -25,18 +26,18 @@ from tourney.engine.errors import DomainError
 from tourney.models import ChipCount, Entry, Tournament
 from tourney.selectors import total_chips
 
-MSG_NO_COUNTS = "Give at least one player's chips."
-MSG_BAD_CHIPS = (
+MSG_NO_COUNTS = N_("Give at least one player's chips.")
+MSG_BAD_CHIPS = N_(
     "A chip count is a whole number of chips, at least 1 (a player with no chips is out), "
     "e.g. 25400."
 )
-MSG_NOT_SEATED = "Only a player seated at a table in this tournament can be counted."
+MSG_NOT_SEATED = N_("Only a player seated at a table in this tournament can be counted.")
 MSG_TOO_MANY = (
     "These counts add up to {counted:,} chips, more than the {in_play:,} in play: check them "
     "(RULES 10.8)."
 )
-MSG_TWICE = "Count each player once."
-MSG_FINISHED = "The tournament is over: there is nobody left to count."
+MSG_TWICE = N_("Count each player once.")
+MSG_FINISHED = N_("The tournament is over: there is nobody left to count.")
 MAX_CHIPS = 10**15  # beyond any tournament's chips, within the column
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from tables.models import Table
 from tourney.core import schedule
@@ -44,7 +45,7 @@ def _anchor_dict(a: clock_engine.Anchor) -> dict[str, Any]:
 MAX_SWEEP_TICKS = 20
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "adjust", "set", "jump")
-MSG_BAD_CLOCK_ACTION = "Unknown clock action."
+MSG_BAD_CLOCK_ACTION = N_("Unknown clock action.")
 
 
 def clock_action(

@@ -43,6 +43,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import F
+from django.utils.translation import gettext_noop as N_
 
 from tables.models import Seat, Table
 from tourney.core.event_rows import Counters
@@ -73,29 +74,31 @@ FINISH_UNDO_KIND = "color_up_finish_undone"
 
 MAX_COUNTED = 10**6
 
-MSG_TABLE_NOT_FOUND = "No such table."
-MSG_TABLE_BROKEN = "This table is broken."
-MSG_UNKNOWN_DENOMINATION = "This tournament has no chip of that value."
-MSG_NOT_IN_PLAY = "That chip is no longer in play."
-MSG_STILL_NEEDED = "A blind or ante from the current level on still needs that chip (RULES 5.1)."
-MSG_SMALLER_FIRST = "The smaller chips go first: race them at this table first (RULES 5.2)."
-MSG_FINISH_SMALLER_FIRST = "The smaller chips go first: take them out of play too (RULES 5.2)."
-MSG_UNKNOWN_SEAT = "Nobody sits in that seat at this table."
-MSG_BAD_ODD = (
+MSG_TABLE_NOT_FOUND = N_("No such table.")
+MSG_TABLE_BROKEN = N_("This table is broken.")
+MSG_UNKNOWN_DENOMINATION = N_("This tournament has no chip of that value.")
+MSG_NOT_IN_PLAY = N_("That chip is no longer in play.")
+MSG_STILL_NEEDED = N_(
+    "A blind or ante from the current level on still needs that chip (RULES 5.1)."
+)
+MSG_SMALLER_FIRST = N_("The smaller chips go first: race them at this table first (RULES 5.2).")
+MSG_FINISH_SMALLER_FIRST = N_("The smaller chips go first: take them out of play too (RULES 5.2).")
+MSG_UNKNOWN_SEAT = N_("Nobody sits in that seat at this table.")
+MSG_BAD_ODD = N_(
     "Odd chips are whole numbers from 0 to one less than the number of removed chips that make "
     "one chip of the next denomination (RULES 5.2)."
 )
-MSG_WHOLE_STACK_NO_ODD = "A seat whose whole stack was odd chips needs at least one odd chip."
-MSG_BAD_COUNTED = (
+MSG_WHOLE_STACK_NO_ODD = N_("A seat whose whole stack was odd chips needs at least one odd chip.")
+MSG_BAD_COUNTED = N_(
     "The count of the removed chip before the change-up must be at least the odd chips, and "
     "the rest must change up into whole chips."
 )
-MSG_SEED_AND_CARDS = "Give either the cards the dealer dealt or a seed, not both."
-MSG_ALREADY_RACED = "This table has already raced that chip; undo that race first."
-MSG_RACE_NOT_FOUND = "This table has no race of that chip to undo."
-MSG_UNDO_LATER_FIRST = "Undo the race of the larger chip at this table first."
-MSG_TABLES_NOT_RACED = "Some tables with players have not raced that chip yet."
-MSG_NOTHING_TO_FINISH = "Name at least one chip to take out of play."
+MSG_SEED_AND_CARDS = N_("Give either the cards the dealer dealt or a seed, not both.")
+MSG_ALREADY_RACED = N_("This table has already raced that chip; undo that race first.")
+MSG_RACE_NOT_FOUND = N_("This table has no race of that chip to undo.")
+MSG_UNDO_LATER_FIRST = N_("Undo the race of the larger chip at this table first.")
+MSG_TABLES_NOT_RACED = N_("Some tables with players have not raced that chip yet.")
+MSG_NOTHING_TO_FINISH = N_("Name at least one chip to take out of play.")
 
 
 def _bad(code: str, message: str, status: int = 400, **fields: Any) -> DomainError:

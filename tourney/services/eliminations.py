@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.event_rows import (
     combined_statements,
@@ -31,14 +32,14 @@ from tourney.services.clock import _store_anchor
 from tourney.services.entries import ENTRY, MSG_ENTRY_NOT_FOUND, places_settle
 from tourney.services.flights import flight_end_after_busts
 
-MSG_ENTRY_NOT_SEATED = "This entry is not in play (already out or not seated)."
-MSG_DUPLICATE_ENTRY = "The same entry is listed twice."
-MSG_NO_BUSTS = "List at least one entry."
-MSG_STACKS_NEEDED = (
+MSG_ENTRY_NOT_SEATED = N_("This entry is not in play (already out or not seated).")
+MSG_DUPLICATE_ENTRY = N_("The same entry is listed twice.")
+MSG_NO_BUSTS = N_("List at least one entry.")
+MSG_STACKS_NEEDED = N_(
     "Several players are out in this hand: give each one's stack at the start of the hand "
     "(the bigger stack finishes higher)."
 )
-MSG_STACK_IN_H4H = (
+MSG_STACK_IN_H4H = N_(
     "Hand for hand is on: give the player's stack at the start of the hand (every bust of "
     "the round is ordered by it)."
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
@@ -27,9 +28,9 @@ from tourney.services.eliminations import tournament_end
 from tourney.services.entries import places_settle
 from tourney.services.money import prizes_assign
 
-MSG_NOT_SATELLITE = "This tournament is no satellite: it has no seats to give."
-MSG_FINISHED = "The satellite is finished."
-MSG_NO_CHANGE = "Nothing to change: the satellite settings are already these."
+MSG_NOT_SATELLITE = N_("This tournament is no satellite: it has no seats to give.")
+MSG_FINISHED = N_("The satellite is finished.")
+MSG_NO_CHANGE = N_("Nothing to change: the satellite settings are already these.")
 
 
 def satellite_set(

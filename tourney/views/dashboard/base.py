@@ -15,8 +15,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django_htmx.http import trigger_client_event
 
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
@@ -27,6 +30,8 @@ CHANGED_EVENT = "tourney-changed"  # panels listen for it on <body>
 VERSION_HEADER = "X-Tourney-Version"
 TEMPLATE = "dashboard/index.html"
 MSG_NOT_A_NUMBER = "{label}: give a whole number."
+# The same, marked for the screens (the label is translated by the caller when it is words).
+_NOT_A_NUMBER = N_("%(label)s: give a whole number.")
 
 
 def director_view(view: Callable) -> Callable:
@@ -61,20 +66,31 @@ def director_only(view: Callable) -> Callable:
 def int_field(data, name: str, label: str, *, required: bool = True) -> int | None:
     """A posted whole number ("5,400" allowed); DomainError with the field named if not."""
     raw = (data.get(name) or "").replace(",", "").replace(" ", "").strip()
-    if not raw:
-        if required:
-            msg = MSG_NOT_A_NUMBER.format(label=label)
-            raise DomainError("bad_input", msg, fields={name: msg})
+    value = None
+    if raw:
+        try:
+            value = int(raw)
+        except ValueError:
+            value = None
+        if value is not None and abs(value) <= 10**12:
+            return value
+    elif not required:
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        msg = MSG_NOT_A_NUMBER.format(label=label)
-        raise DomainError("bad_input", msg, fields={name: msg}) from None
-    if abs(value) > 10**12:
-        msg = MSG_NOT_A_NUMBER.format(label=label)
-        raise DomainError("bad_input", msg, fields={name: msg})
-    return value
+    msg = MSG_NOT_A_NUMBER.format(label=label)
+    raise DomainError(
+        "bad_input", _NOT_A_NUMBER, params={"label": label}, fields={name: msg}
+    ) from None
+
+
+def refuse(
+    code: str, english: str, template: str, field: str | None = None, **values: Any
+) -> DomainError:
+    """A view's refusal: its English is ``english.format(**values)`` (the constant the tests
+    compare, shown by the API), its screen text ``template`` (marked with N_, ``%(name)s``
+    places, the same English once filled in) in the active language."""
+    msg = english.format(**values)
+    fields = {field: msg} if field else None
+    return DomainError(code, template, params=values or None, fields=fields, status=None)
 
 
 def clean_text(raw: str) -> str:
@@ -126,12 +142,18 @@ def mini_tiles(tiles, tables_url: str) -> str:
         n = int(tile["number"])
         classes = "tile mini" + (" short" if tile["short"] else "")
         classes += " open" if tile["expanded"] else ""
-        button = f", button seat {int(tile['button'])}" if tile["button"] else ""
-        status = escape("".join(f", {word}" for word in tile.get("status", ())))
+        title = _("Table %(table)d: %(players)d of %(capacity)d") % {
+            "table": n,
+            "players": int(tile["players"]),
+            "capacity": int(tile["capacity"]),
+        }
+        if tile["button"]:
+            title += _(", button seat %(seat)d") % {"seat": int(tile["button"])}
+        title += _(", breaks %(rank)d") % {"rank": int(tile["break_pos"])}
+        title = escape(title + "".join(f", {word}" for word in tile.get("status", ())) + ".")
         out.append(
             f'<a class="{classes}" id="mini-{n}" href="{url}?table={n}#table-{n}" '
-            f'hx-get="{url}?table={n}" title="Table {n}: {int(tile["players"])} of '
-            f'{int(tile["capacity"])}{button}, breaks {int(tile["break_pos"])}{status}.">'
+            f'hx-get="{url}?table={n}" title="{title}">'
             f"<b>{n}</b> <span>{int(tile['players'])}/{int(tile['capacity'])}</span></a>"
         )
     return mark_safe("\n".join(out))  # noqa: S308 - numbers and an escaped URL only
@@ -204,7 +226,7 @@ def render_dashboard(
         tournament=t,
         # Over (the last bust): the panels drop Bust, hand for hand and the table tools.
         finished=t.status == Tournament.Status.FINISHED,
-        errors={panel: error.message} if error else {},
+        errors={panel: refusal_text(error)} if error else {},
         error_fields=error.fields if error else {},
         version=_version(t),
         posted=request.POST if request.method == "POST" else {},

@@ -8,6 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
+
 from tables.models import Seat
 from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact
@@ -18,8 +22,12 @@ from tourney.selectors.bounties import bounty_totals, has_bounties, heads_shown
 # The key that ticks a winner: at one table the seat's ("4" for seat 4, "0" for seat 10,
 # then letters); across tables the choices in order.
 KEYS = "1234567890abcdefghijklmnopqrstuvwxyz"
-KIND_SHORT = {"fixed": "Bounties", "progressive": "PKO bounties", "mystery": "Mystery bounties"}
-MSG_BAD_WINNER = "Pick the winner of the hand from the players listed."
+KIND_SHORT = {
+    "fixed": gettext_lazy("Bounties"),
+    "progressive": gettext_lazy("PKO bounties"),
+    "mystery": gettext_lazy("Mystery bounties"),
+}
+MSG_BAD_WINNER = N_("Pick the winner of the hand from the players listed.")
 
 
 def winner_choices(t: Tournament, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -112,7 +120,7 @@ def _names(payments: Iterable[dict[str, Any]]) -> dict[int, str]:
 
 def _where(p: dict[str, Any]) -> str:
     if p.get("seat") and p.get("table"):
-        return f", seat {p['seat']}, table {p['table']}"
+        return ", " + _("seat %(seat)s, table %(table)s") % {"seat": p["seat"], "table": p["table"]}
     return ""
 
 
@@ -134,27 +142,50 @@ def payment_lines(t: Tournament, payments: Sequence[dict[str, Any]]) -> list[dic
             envelopes.setdefault(p["busted"], []).append({**p, "who": winner})
             continue
         for_whom = ""
+        where = _where(p)
         if p.get("busted") == p.get("winner"):
-            text = f"{winner} wins their own bounty: pay {money_exact(cash)}"
+            text = _("%(winner)s wins their own bounty: pay %(cash)s") % {
+                "winner": winner,
+                "cash": money_exact(cash),
+            }
         elif not cash and not head:
-            text = f"{busted} knocked out by {winner}{_where(p)} (no bounty)"
+            text = _("%(busted)s knocked out by %(winner)s%(where)s (no bounty)") % {
+                "busted": busted,
+                "winner": winner,
+                "where": where,
+            }
         else:
-            text = f"Pay {money_exact(cash)} bounty to {winner}{_where(p)}"
+            text = _("Pay %(cash)s bounty to %(winner)s%(where)s") % {
+                "cash": money_exact(cash),
+                "winner": winner,
+                "where": where,
+            }
             if head:  # RULES 9.3: the kept share is not paid, it goes on the winner's head
-                text += f"; {money_exact(head)} more on their head"
+                text += "; " + _("%(amount)s more on their head") % {"amount": money_exact(head)}
             for_whom = busted
         lines.append({"text": text, "for_whom": for_whom, "cash": cash, "to_head": head})
     for busted_id, shares in envelopes.items():
         amount = money_exact(shares[0]["envelope"])
         if len(shares) == 1:
-            pay = f"pay to {shares[0]['who']}{_where(shares[0])}"
+            pay = _("pay to %(winner)s%(where)s") % {
+                "winner": shares[0]["who"],
+                "where": _where(shares[0]),
+            }
         else:
-            pay = "pay " + " and ".join(
-                f"{money_exact(s['cash'])} to {s['who']}{_where(s)}" for s in shares
-            )
+            pay = _("pay %(shares)s") % {
+                "shares": _(" and ").join(
+                    _("%(cash)s to %(winner)s%(where)s")
+                    % {"cash": money_exact(s["cash"]), "winner": s["who"], "where": _where(s)}
+                    for s in shares
+                )
+            }
+        envelope = _("Envelope of %(amount)s drawn for %(busted)s") % {
+            "amount": amount,
+            "busted": names.get(busted_id, ""),
+        }
         lines.append(
             {
-                "text": f"Envelope of {amount} drawn for {names.get(busted_id, '')} — {pay}",
+                "text": f"{envelope} — {pay}",
                 "for_whom": "",
                 "cash": sum(int(s["cash"] or 0) for s in shares),
                 "to_head": 0,
@@ -171,9 +202,9 @@ def log_words(payments: Sequence[dict[str, Any]] | None) -> str:
     words = []
     for p in paid:
         amount = int(p.get("cash") or 0) + int(p.get("to_head") or 0)
-        name = p.get("name") or "the winner"
-        words.append(f"{money_exact(amount)} to {name}")
-    return "; bounty " + ", ".join(words)
+        name = p.get("name") or _("the winner")
+        words.append(_("%(amount)s to %(name)s") % {"amount": money_exact(amount), "name": name})
+    return "; " + _("bounty %(payments)s") % {"payments": ", ".join(words)}
 
 
 def log_rows(payments: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -182,9 +213,12 @@ def log_rows(payments: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
     names = _names(payments)
     return [
         {
-            "busted": names.get(p.get("busted"), f"entry {p.get('busted')}"),
-            "winner": p.get("name") or names.get(p.get("winner"), f"entry {p.get('winner')}"),
-            "where": f"T{p['table']} S{p['seat']}" if p.get("table") and p.get("seat") else "",
+            "busted": names.get(p.get("busted"), _("entry %(id)s") % {"id": p.get("busted")}),
+            "winner": p.get("name")
+            or names.get(p.get("winner"), _("entry %(id)s") % {"id": p.get("winner")}),
+            "where": _("T%(table)s S%(seat)s") % {"table": p["table"], "seat": p["seat"]}
+            if p.get("table") and p.get("seat")
+            else "",
             "cash": money_exact(p.get("cash")),
             "to_head": money_exact(p.get("to_head")) if p.get("to_head") else "",
             "envelope": money_exact(p["envelope"]) if p.get("envelope") is not None else "",
@@ -204,13 +238,13 @@ def money_bounties(t: Tournament) -> dict[str, Any]:
     totals = bounty_totals(t)
     return {
         "bounty_money": {
-            "kind": KIND_SHORT.get(t.bounty_kind, "Bounties"),
+            "kind": str(KIND_SHORT.get(t.bounty_kind) or _("Bounties")),
             "collected": money_exact(totals["collected"]),
             "paid": money_exact(totals["paid"]),
             "in_play": money_exact(totals["in_play"]),
             "in_play_cents": totals["in_play"],
-            "where": "in envelopes"
+            "where": _("in envelopes")
             if t.bounty_kind == Tournament.BountyKind.MYSTERY
-            else "on heads",
+            else _("on heads"),
         }
     }

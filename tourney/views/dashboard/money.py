@@ -9,8 +9,13 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
+from django.utils.translation import ngettext
 
 from tourney import services
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact
 from tourney.engine.numbers import ascii_int
@@ -41,9 +46,9 @@ def _stacks(request: HttpRequest) -> dict[int, int]:
     for key in request.POST:
         entry_id = ascii_int(key.removeprefix("stack_")) if key.startswith("stack_") else None
         if entry_id is not None:
-            value = int_field(request.POST, key, "Stack")
+            value = int_field(request.POST, key, _("Stack"))
             if value < 0:
-                raise DomainError("bad_input", "Stacks are zero or more.", fields={key: value})
+                raise DomainError("bad_input", N_("Stacks are zero or more."), fields={key: value})
             out[entry_id] = value
     return out
 
@@ -95,11 +100,11 @@ def _deal_form_refused(request: HttpRequest, t: Tournament) -> HttpResponse | No
         key = f"stack_{p['entry']}"
         p["typed"] = request.POST.get(key, "")
         try:
-            value = int_field(request.POST, key, "Stack")
+            value = int_field(request.POST, key, _("Stack"))
         except DomainError:
             value = -1
         if value < 0:
-            p["error"] = MSG_STACK_NOT_A_NUMBER.format(name=p["name"])
+            p["error"] = _("%(name)s's stack: give a whole number of chips.") % {"name": p["name"]}
             refused = True
     if not refused:
         return None
@@ -116,8 +121,20 @@ def _stacks_warning(t: Tournament, stacks: dict[int, int]) -> str:
     total, chips = sum(stacks.values()), total_chips(t)
     if total == chips:
         return ""
-    how = "missing" if total < chips else "too many"
-    return MSG_STACKS_DIFFER.format(total=total, chips=chips, diff=abs(chips - total), how=how)
+    values = {
+        "total": number_format(total, force_grouping=True),
+        "chips": number_format(chips, force_grouping=True),
+        "diff": number_format(abs(chips - total), force_grouping=True),
+    }
+    if total < chips:
+        return (
+            _("The stacks add up to %(total)s; %(chips)s chips are in play: %(diff)s missing.")
+            % values
+        )
+    return (
+        _("The stacks add up to %(total)s; %(chips)s chips are in play: %(diff)s too many.")
+        % values
+    )
 
 
 @action("money")
@@ -217,12 +234,12 @@ def _colorup_render(
     """The color-up page or its races; a refused race (``table``): the message inside that
     table's form, with what was typed in it (issue 31, item 4)."""
     ctx = colorup_context(t)
-    ctx["error"] = error.message if error else None
+    ctx["error"] = refusal_text(error) if error else None
     ctx["error_fields"] = error.fields if error else {}
     if error and table:
         for row in ctx["pending"].get("tables", []):
             if row["table"] == table and row.get("to_race"):
-                _keep_typed_race(row, request.POST, error.message)
+                _keep_typed_race(row, request.POST, refusal_text(error))
                 ctx["error"] = None
     template = "dashboard/colorup.html#races" if request.htmx else "dashboard/colorup.html"
     response = render(request, template, ctx, status=error.status if error else 200)
@@ -245,9 +262,13 @@ def _keep_typed_race(row: dict[str, Any], data, message: str) -> None:
         s["typed_whole"] = str(s["seat"]) in whole
 
 
-MSG_BAD_SEAT = "Seats are whole numbers."
+MSG_BAD_SEAT = N_("Seats are whole numbers.")
 MSG_FINISH_NOT_RACED = (
     "Not every table with players has raced yet ({tables}). Race them, or tick "
+    '"finish anyway" to take the chips out of play without those races (RULES 5).'
+)
+_FINISH_NOT_RACED = N_(
+    "Not every table with players has raced yet (%(tables)s). Race them, or tick "
     '"finish anyway" to take the chips out of play without those races (RULES 5).'
 )
 
@@ -276,13 +297,15 @@ def colorup_race(request: HttpRequest, t: Tournament, number: int):
     if request.method != "POST":
         return _colorup_render(request, t)
     try:
-        remove = int_field(request.POST, "remove", "Chip")
+        remove = int_field(request.POST, "remove", _("Chip"))
         odd: dict[int, int] = {}
         cards: dict[int, list[str]] = {}
         for key in request.POST:
             if key.startswith("odd_"):
                 seat = _seat_number(key[4:], key)
-                n = int_field(request.POST, key, f"Seat {seat} odd chips", required=False)
+                n = int_field(
+                    request.POST, key, _("Seat %(seat)s odd chips") % {"seat": seat}, required=False
+                )
                 if n:
                     odd[seat] = n
             if key.startswith("cards_"):
@@ -291,7 +314,7 @@ def colorup_race(request: HttpRequest, t: Tournament, number: int):
                 if dealt:
                     cards[seat] = dealt
         whole = [_seat_number(s, "whole") for s in request.POST.getlist("whole")]
-        counted = int_field(request.POST, "counted", "Counted", required=False)
+        counted = int_field(request.POST, "counted", _("Counted"), required=False)
         colorup.colorup_race_table(
             tournament_id=t.pk,
             table_number=number,
@@ -317,7 +340,7 @@ def colorup_undo(request: HttpRequest, t: Tournament, number: int):
         colorup.colorup_race_undo(
             tournament_id=t.pk,
             table_number=number,
-            remove=int_field(request.POST, "remove", "Chip"),
+            remove=int_field(request.POST, "remove", _("Chip")),
             actor=request.user,
         )
     except DomainError as exc:
@@ -334,7 +357,7 @@ def colorup_finish(request: HttpRequest, t: Tournament):
     try:
         chips = []
         for raw in request.POST.getlist("remove"):
-            value = int_field({"remove": raw}, "remove", "Chip")
+            value = int_field({"remove": raw}, "remove", _("Chip"))
             chips.append(value)
         colorup.colorup_finish(
             tournament_id=t.pk,
@@ -345,12 +368,14 @@ def colorup_finish(request: HttpRequest, t: Tournament):
     except DomainError as exc:
         if exc.code == "tables_not_raced":
             tables = "; ".join(
-                f"{d}s at table{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
-                for d, numbers in exc.fields.get("tables", {}).items()
+                ngettext("%(chip)ss at table %(tables)s", "%(chip)ss at tables %(tables)s", len(n))
+                % {"chip": d, "tables": ", ".join(map(str, n))}
+                for d, n in exc.fields.get("tables", {}).items()
             )
             exc = DomainError(
                 exc.code,
-                MSG_FINISH_NOT_RACED.format(tables=tables),
+                _FINISH_NOT_RACED,
+                params={"tables": tables},
                 fields=exc.fields,
                 status=exc.status,
             )

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_safe
 
 from tables import services as table_services
@@ -27,6 +29,7 @@ from tourney.views.dashboard.base import (
     director_view,
     domain_errors,
     int_field,
+    refuse,
     render_dashboard,
     table_number_or_none,
 )
@@ -52,6 +55,27 @@ MSG_SAME_PLAYER_TWICE = (
     "once (clear one of the rows)."
 )
 MSG_BAD_ORDER_TEXT = 'List the table numbers in the order they break, e.g. "8 7 6".'
+# The same refusals for the screens (issue 29): marked for translation, %(name)s places.
+_NOBODY_THERE = N_("Nobody sits at table %(table)s seat %(seat)s.")
+_GIVE_A_BUST = N_("Give the table and seat of at least one player who is out.")
+_ROW_INCOMPLETE = N_("Row %(n)s: give the table and the seat.")
+_STACK_NEEDED = N_(
+    "Row %(n)s: several players are out in this hand: give each one's stack at the start of "
+    "the hand (the bigger stack finishes higher)."
+)
+_STACK_NEEDED_H4H = N_(
+    "Row %(n)s: hand for hand is on: give the stack at the start of the hand (every bust of "
+    "the round is ordered by it)."
+)
+_BAD_STACK = N_(
+    "Row %(n)s: the stack at the start of the hand must be a number of chips above zero, "
+    "e.g. 12500."
+)
+_SAME_PLAYER_TWICE = N_(
+    "Rows %(first)s and %(n)s both name table %(table)s seat %(seat)s: give each player who "
+    "is out once (clear one of the rows)."
+)
+_BAD_ORDER_TEXT = N_('List the table numbers in the order they break, e.g. "8 7 6".')
 
 
 @director_view
@@ -124,8 +148,8 @@ def _clock_action(request: HttpRequest, t: Tournament):
             )
         services.clock_action(tournament_id=t.pk, action="set", seconds=seconds, actor=request.user)
         return after_action(request, t, "clock")
-    seconds = int_field(request.POST, "seconds", "Seconds", required=act == "adjust")
-    index = int_field(request.POST, "index", "Level", required=act == "jump")
+    seconds = int_field(request.POST, "seconds", _("Seconds"), required=act == "adjust")
+    index = int_field(request.POST, "index", _("Level"), required=act == "jump")
     services.clock_action(
         tournament_id=t.pk, action=act, seconds=seconds, index=index, actor=request.user
     )
@@ -148,7 +172,7 @@ def hand_for_hand(request: HttpRequest, t: Tournament):
 
 @action("tables")
 def button(request: HttpRequest, t: Tournament, number: int):
-    seat = int_field(request.POST, "seat", "Seat")
+    seat = int_field(request.POST, "seat", _("Seat"))
     table_services.table_set_button(
         tournament_id=t.pk, table_number=number, seat=seat, actor=request.user
     )
@@ -157,22 +181,22 @@ def button(request: HttpRequest, t: Tournament, number: int):
 
 @action("tables")
 def table_open(request: HttpRequest, t: Tournament):
-    count = int_field(request.POST, "count", "Tables to open", required=False) or 1
+    count = int_field(request.POST, "count", _("Tables to open"), required=False) or 1
     table_services.table_open(tournament_id=t.pk, count=count, actor=request.user)
     return after_action(request, t, "tables")
 
 
 @action("tables")
 def table_close(request: HttpRequest, t: Tournament):
-    number = int_field(request.POST, "table", "Table")
+    number = int_field(request.POST, "table", _("Table"))
     table_services.table_close(tournament_id=t.pk, table_number=number, actor=request.user)
     return after_action(request, t, "tables")
 
 
 @action("tables")
 def seat_available(request: HttpRequest, t: Tournament):
-    number = int_field(request.POST, "table", "Table")
-    seat = int_field(request.POST, "seat", "Seat")
+    number = int_field(request.POST, "table", _("Table"))
+    seat = int_field(request.POST, "seat", _("Seat"))
     table_services.seat_set_available(
         tournament_id=t.pk,
         table_number=number,
@@ -190,15 +214,15 @@ def break_order(request: HttpRequest, t: Tournament):
     if text:
         order = [table_number_or_none(x) for x in text]
         if None in order:
-            raise DomainError("bad_order", MSG_BAD_ORDER_TEXT, fields={"order": MSG_BAD_ORDER_TEXT})
+            raise refuse("bad_order", MSG_BAD_ORDER_TEXT, _BAD_ORDER_TEXT, "order")
     else:
         ranks = []
         for key in request.POST:
             number = table_number_or_none(key[5:]) if key.startswith("rank_") else None
             if number is not None:
-                rank = int_field(request.POST, key, f"Table {number}")
+                rank = int_field(request.POST, key, _("Table %(n)s") % {"n": number})
                 ranks.append((rank, number))
-        order = [n for _, n in sorted(ranks)]
+        order = [n for _rank, n in sorted(ranks)]
     table_services.table_break_order_set(tournament_id=t.pk, order=order, actor=request.user)
     return after_action(request, t, "tables")
 
@@ -210,8 +234,9 @@ def _entry_at(t: Tournament, table: int, seat: int) -> int:
         .first()
     )
     if entry is None:
-        msg = MSG_NOBODY_THERE.format(table=table, seat=seat)
-        raise DomainError("seat_empty", msg, status=409, fields={"seat": msg})
+        exc = refuse("seat_empty", MSG_NOBODY_THERE, _NOBODY_THERE, "seat", table=table, seat=seat)
+        exc.status = 409
+        raise exc
     return entry
 
 
@@ -219,14 +244,14 @@ def _entry_at(t: Tournament, table: int, seat: int) -> int:
 def move_manual(request: HttpRequest, t: Tournament):
     entry = _entry_at(
         t,
-        int_field(request.POST, "from_table", "From table"),
-        int_field(request.POST, "from_seat", "From seat"),
+        int_field(request.POST, "from_table", _("From table")),
+        int_field(request.POST, "from_seat", _("From seat")),
     )
     table_services.move_manual(
         tournament_id=t.pk,
         entry_id=entry,
-        table_number=int_field(request.POST, "to_table", "To table"),
-        seat=int_field(request.POST, "to_seat", "To seat"),
+        table_number=int_field(request.POST, "to_table", _("To table")),
+        seat=int_field(request.POST, "to_seat", _("To seat")),
         actor=request.user,
     )
     return after_action(request, t, "tables")
@@ -246,28 +271,38 @@ def _bust_rows(t: Tournament, data) -> list[dict[str, Any]]:
         if not any((data.get(k) or "").strip() for k in keys):
             continue
         if not all((data.get(k) or "").strip() for k in keys[:2]):
-            msg = MSG_ROW_INCOMPLETE.format(n=n)
-            raise DomainError("bad_input", msg, fields={f"row_{n}": msg})
-        table = int_field(data, keys[0], f"Row {n} table")
-        seat = int_field(data, keys[1], f"Row {n} seat")
+            raise refuse("bad_input", MSG_ROW_INCOMPLETE, _ROW_INCOMPLETE, f"row_{n}", n=n)
+        table = int_field(data, keys[0], _("Row %(n)s table") % {"n": n})
+        seat = int_field(data, keys[1], _("Row %(n)s seat") % {"n": n})
         stack = None
         if (data.get(keys[2]) or "").strip():
-            stack = int_field(data, keys[2], f"Row {n} starting stack")
+            stack = int_field(data, keys[2], _("Row %(n)s starting stack") % {"n": n})
             if stack <= 0:
-                msg = MSG_BAD_STACK.format(n=n)
-                raise DomainError("bad_input", msg, fields={keys[2]: msg})
+                raise refuse("bad_input", MSG_BAD_STACK, _BAD_STACK, keys[2], n=n)
         entry = _entry_at(t, table, seat)
         if entry in seen:
-            msg = MSG_SAME_PLAYER_TWICE.format(first=seen[entry], n=n, table=table, seat=seat)
-            raise DomainError("bad_input", msg, fields={f"row_{n}": msg})
+            raise refuse(
+                "bad_input",
+                MSG_SAME_PLAYER_TWICE,
+                _SAME_PLAYER_TWICE,
+                f"row_{n}",
+                first=seen[entry],
+                n=n,
+                table=table,
+                seat=seat,
+            )
         seen[entry] = n
         rows.append({"n": n, "table": table, "seat": seat, "stack": stack, "entry": entry})
     if not rows:
-        raise DomainError("bad_input", MSG_GIVE_A_BUST, fields={"row_1": MSG_GIVE_A_BUST})
+        raise refuse("bad_input", MSG_GIVE_A_BUST, _GIVE_A_BUST, "row_1")
     for r in rows:
         if r["stack"] is None and (len(rows) > 1 or t.hand_for_hand):
-            msg = (MSG_STACK_NEEDED_H4H if len(rows) == 1 else MSG_STACK_NEEDED).format(n=r["n"])
-            raise DomainError("bad_input", msg, fields={f"stack_{r['n']}": msg})
+            english, template = (
+                (MSG_STACK_NEEDED_H4H, _STACK_NEEDED_H4H)
+                if len(rows) == 1
+                else (MSG_STACK_NEEDED, _STACK_NEEDED)
+            )
+            raise refuse("bad_input", english, template, f"stack_{r['n']}", n=r["n"])
     return rows
 
 
@@ -293,15 +328,17 @@ def _eliminate(request: HttpRequest, t: Tournament):
             rows.append(
                 {
                     "n": n,
-                    "entry": int_field(request.POST, f"entry_{n}", f"Row {n} entry"),
+                    "entry": int_field(request.POST, f"entry_{n}", _("Row %(n)s entry") % {"n": n}),
                     # Blank: one player alone, no stack needed (the service checks, RULES 7.1).
-                    "stack": int_field(request.POST, f"stack_{n}", f"Row {n} starting stack")
+                    "stack": int_field(
+                        request.POST, f"stack_{n}", _("Row %(n)s starting stack") % {"n": n}
+                    )
                     if (request.POST.get(f"stack_{n}") or "").strip()
                     else None,
                 }
             )
     if not rows:
-        raise DomainError("bad_input", MSG_GIVE_A_BUST, fields={"row_1": MSG_GIVE_A_BUST})
+        raise refuse("bad_input", MSG_GIVE_A_BUST, _GIVE_A_BUST, "row_1")
     try:
         services.elimination_record(
             tournament_id=t.pk,
@@ -415,7 +452,7 @@ def log_event(request: HttpRequest, t: Tournament, event_id: int) -> HttpRespons
         else None
     )
     if ev is None:
-        return HttpResponse("No such event in this tournament.", status=404)
+        return HttpResponse(_("No such event in this tournament."), status=404)
     ctx = {
         "tournament": t,
         "ev": ev,

@@ -10,6 +10,8 @@ from typing import Any
 from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from tables.models import Move, Seat, Table
 from tourney import selectors, services
@@ -30,7 +32,23 @@ from tourney.selectors.money import (
 )
 from tourney.views.dashboard import bounties as bounty_screens
 from tourney.views.dashboard import satellite_reads
+from tourney.views.dashboard.log_words import (  # noqa: F401 - the log's words, re-exported
+    KIND_LABELS,
+    _event_words,
+    clock_text,
+    kind_label,
+    ordinal,
+    place_words,
+)
 
+# A move's reason in words (the model's labels are English: the screens say them here).
+REASON_WORDS = {
+    Move.Reason.SEAT: gettext_lazy("Seated"),
+    Move.Reason.BALANCE: gettext_lazy("Balance"),
+    Move.Reason.BREAK: gettext_lazy("Table break"),
+    Move.Reason.REDRAW: gettext_lazy("Redraw"),
+    Move.Reason.MANUAL: gettext_lazy("Manual"),
+}
 MOVES_SHOWN = 100
 LOG_SHOWN = 40
 # Every recorded move: a seat move is an alternate called to a seat (a new entry's first seat
@@ -46,28 +64,7 @@ TO_ANNOUNCE = Q(
 )
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def place_words(place: int | None, place_to: int | None) -> str:
-    if place is None:
-        return ""
-    if place_to and place_to != place:
-        return f"{ordinal(place)}–{ordinal(place_to)} (tie)"
-    return ordinal(place)
-
-
 # ---------------------------------------------------------------- clock and header
-
-
-def clock_text(ms: int) -> str:
-    """What the countdown shows before the browser takes over: m:ss or h:mm:ss."""
-    seconds = max(0, ms) // 1000 + (1 if ms % 1000 else 0)
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
@@ -89,11 +86,11 @@ def clock_panel(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     # RULES 4.4: the window shuts with the clock, before the worker's beat flips the flag.
     passed = window_passed(t.late_reg_until, state.index if t.clock_started else None)
     if not t.registration_open or passed:
-        late_reg = "closed"
+        late_reg = _("closed")
     elif late_level:
-        late_reg = f"open until the end of level {late_level}"
+        late_reg = _("open until the end of level %(level)s") % {"level": late_level}
     else:
-        late_reg = "open"
+        late_reg = _("open")
     return {
         "tournament": t,
         "items": items,
@@ -134,11 +131,19 @@ def _winner_name(t: Tournament) -> str:
 
 def _item_label(it: clock_engine.Item, number: int | None) -> str:
     if it.kind == clock_engine.BREAK:
-        return f"Break {it.seconds // 60} min" + (
-            f" (color-up {', '.join(map(str, it.color_up))})" if it.color_up else ""
+        return _("Break %(minutes)s min") % {"minutes": it.seconds // 60} + (
+            " (" + _("color-up %(chips)s") % {"chips": ", ".join(map(str, it.color_up))} + ")"
+            if it.color_up
+            else ""
         )
-    ante = f" ({it.big_blind_ante})" if it.big_blind_ante else f" ante {it.ante}" if it.ante else ""
-    return f"Level {number}: {it.small_blind}/{it.big_blind}{ante}"
+    ante = (
+        f" ({it.big_blind_ante})"
+        if it.big_blind_ante
+        else " " + _("ante %(ante)s") % {"ante": it.ante}
+        if it.ante
+        else ""
+    )
+    return _("Level %(n)s") % {"n": number} + f": {it.small_blind}/{it.big_blind}{ante}"
 
 
 # ---------------------------------------------------------------- eliminations and moves
@@ -148,8 +153,13 @@ def _move_rows(moves) -> list[dict[str, Any]]:
     out = []
     for m in moves:
         name = m.entry.player.name
-        where = f"table {m.from_table} seat {m.from_seat}" if m.from_table else "alternate"
-        waits = " (waits for the button)" if m.waits_for_button else ""
+        reason = str(REASON_WORDS.get(m.reason) or m.get_reason_display())
+        where = (
+            _("table %(table)s seat %(seat)s") % {"table": m.from_table, "seat": m.from_seat}
+            if m.from_table
+            else _("alternate")
+        )
+        waits = " (" + _("waits for the button") + ")" if m.waits_for_button else ""
         out.append(
             {
                 "id": m.pk,
@@ -158,12 +168,13 @@ def _move_rows(moves) -> list[dict[str, Any]]:
                 "from_seat": m.from_seat,
                 "to_table": m.to_table,
                 "to_seat": m.to_seat,
-                "reason": m.get_reason_display(),
+                "reason": reason,
                 "reason_code": m.reason,
                 "waits": m.waits_for_button,
                 "announced": m.announced,
-                "text": f"{name}, {where}, move to table {m.to_table} seat {m.to_seat}"
-                f" — {m.get_reason_display().lower()}{waits}",
+                "text": _("%(name)s, %(where)s, move to table %(table)s seat %(seat)s")
+                % {"name": name, "where": where, "table": m.to_table, "seat": m.to_seat}
+                + f" — {reason.lower()}{waits}",
             }
         )
     return out
@@ -227,18 +238,23 @@ def _batch_title(rows: list[dict[str, Any]]) -> str:
         broken = sorted({r["from_table"] for r in rows if r["reason_code"] == Move.Reason.BREAK})
         tables = ", ".join(map(str, broken))
         parts.append(
-            f"Table{'s' if len(broken) > 1 else ''} {tables} break{'' if len(broken) > 1 else 's'}"
+            ngettext("Table %(tables)s breaks", "Tables %(tables)s break", len(broken))
+            % {"tables": tables}
         )
     if Move.Reason.REDRAW in reasons:
         to = {r["to_table"] for r in rows if r["reason_code"] == Move.Reason.REDRAW}
-        parts.append("Redraw to the final table" if len(to) == 1 else f"Redraw to {len(to)} tables")
+        parts.append(
+            _("Redraw to the final table")
+            if len(to) == 1
+            else _("Redraw to %(n)s tables") % {"n": len(to)}
+        )
     if Move.Reason.BALANCE in reasons:
-        parts.append("Balancing")
+        parts.append(_("Balancing"))
     if Move.Reason.SEAT in reasons:
-        parts.append("Alternates seated")
+        parts.append(_("Alternates seated"))
     if Move.Reason.MANUAL in reasons:
-        parts.append("Moved by the floor")
-    return " · ".join(parts) or "Moves"
+        parts.append(_("Moved by the floor"))
+    return " · ".join(parts) or _("Moves")
 
 
 def moves_panel(t: Tournament) -> dict[str, Any]:
@@ -274,37 +290,6 @@ def moves_panel(t: Tournament) -> dict[str, Any]:
 # ---------------------------------------------------------------- event log
 
 
-def _end_words(items, p: dict) -> str:
-    """Where a flight now ends (RULES 10.2), for the log: "level 12 or 40 players"."""
-    parts = []
-    if p.get("end_at_level") is not None:
-        parts.append(_item_words(items, p.get("end_at_level")))
-    if p.get("end_at_players") is not None:
-        parts.append(f"{p['end_at_players']} players")
-    return " or ".join(parts)
-
-
-def _item_words(items, index: Any) -> str:
-    """A structure item as the director reads it: "level 5", "the break after level 4"
-    (issue 31, live event: "item 5" meant nothing)."""
-    try:
-        i = int(index)
-    except (TypeError, ValueError):
-        return f"item {index}"
-    if not items or not 0 <= i < len(items):
-        return f"item {index}"
-    level = item_number_of(items, clock_engine.LEVEL, i)
-    if items[i].kind == clock_engine.BREAK:
-        return f"the break after level {level}" if level else "the opening break"
-    return f"level {level}"
-
-
-def _entry_words(entries: dict[int, tuple[str, int]], entry_id: Any) -> str:
-    """An entry named in the log: "Ann Lee (entry 2)"; the id when the row is gone."""
-    row = entries.get(entry_id) if isinstance(entry_id, int) else None
-    return f"{row[0]} (entry {row[1]})" if row else f"entry {entry_id}"
-
-
 ITEM_KINDS = ("clock_jump", "level_started", "break_started")  # name a level or a break
 ENTRY_KINDS = ("entry_reentered", "move_manual")  # name an entry
 
@@ -323,126 +308,6 @@ def log_lookups(t: Tournament, events) -> dict[str, Any]:
         entries = {pk: (name, number) for pk, name, number in rows}
     items = clock_reads.structure_items(t) if any(ev.kind in ITEM_KINDS for ev in events) else []
     return {"items": items, "entries": entries}
-
-
-def _event_words(kind: str, p: dict[str, Any], look: dict[str, Any] | None = None) -> str:
-    items = (look or {}).get("items") or []
-    entries = (look or {}).get("entries") or {}
-    words = {
-        "tournament_created": lambda: f"Tournament created ({p.get('tables')} tables)",
-        "tournament_copied": lambda: f"Copied from tournament #{p.get('source')}",
-        "entry_registered": lambda: f"Entry #{p.get('number')} {p.get('name', '')}",
-        "elimination": lambda: (
-            "Out: "
-            + ", ".join(place_words(x["place"], x["place_to"]) for x in p.get("places", []))
-            + (f"; {len(p['moves'])} move(s)" if p.get("moves") else "")
-            + bounty_screens.log_words(p.get("bounties"))
-        ),
-        "button_set": lambda: f"Table {p.get('table')}: button to seat {p.get('after')}",
-        "buttons_drawn": lambda: f"Buttons drawn ({len(p.get('buttons', {}))} table(s))",
-        "tables_opened": lambda: "Opened table(s) " + ", ".join(map(str, p.get("tables", []))),
-        "table_closed": lambda: f"Table {p.get('table')} broken",
-        "break_order_set": lambda: "Break order: " + ", ".join(map(str, p.get("after", []))),
-        "seat_availability": lambda: (
-            f"Table {p.get('table')} seat {p.get('seat')} "
-            + ("available" if p.get("available") else "unavailable")
-        ),
-        "move_manual": lambda: f"Manual move of {_entry_words(entries, p.get('entry'))}",
-        "entry_reentered": lambda: (
-            f"Re-entry: {_entry_words(entries, p.get('entry'))}"
-            + (f", re-entry {p['reentry']}" if p.get("reentry") else "")
-        ),
-        "moves_announced": lambda: f"{len(p.get('moves', []))} move(s) announced",
-        "hand_for_hand": lambda: "Hand for hand " + ("on" if p.get("on") else "off"),
-        "hand_for_hand_round": lambda: f"Hand-for-hand round {p.get('round')}",
-        "clock_adjust": lambda: f"Clock {int(p.get('seconds') or 0):+d} s",
-        "clock_set": lambda: f"Clock set to {clock_text(int(p.get('seconds') or 0) * 1000)} left",
-        "clock_jump": lambda: f"Clock jumped to {_item_words(items, p.get('index'))}",
-        "level_started": lambda: f"{_item_words(items, p.get('index')).capitalize()} started",
-        "break_started": lambda: f"{_item_words(items, p.get('index')).capitalize()} started",
-        "chip_race": lambda: f"Chip race at table {p.get('table')}: {p.get('remove')}s",
-        "deal_recorded": lambda: (
-            f"Deal recorded ({p.get('method')})"
-            + ("; the bounties in play included" if p.get("include_bounties") else "")
-        ),
-        "settings_changed": lambda: f"Settings: {p.get('summary', '')}",
-        # RULES 10.4, 10.8: counts and bags; 10.2, 10.5: a flight's end and Day 2's seats
-        "chip_counts": lambda: f"Chip counts of {len(p.get('counts', []))} player(s)",
-        "bags_recorded": lambda: f"Table {p.get('table')}: {len(p.get('counts', {}))} bag(s)",
-        "flight_end_set": lambda: "Flight's end: " + _end_words(items, p),
-        "flight_bagged": lambda: f"Flight bagged: {int(p.get('counted') or 0):,} chips",
-        "flight_ended": lambda: (
-            "Flight ended: "
-            + ("the field reached its number" if p.get("reason") == "players" else "last level")
-        ),
-        "day2_seated": lambda: f"Day 2 seated: {p.get('entries')} stacks drawn",
-        **satellite_reads.log_words(p),  # RULES 12: tickets, a satellite's settings and deal
-    }
-    fn = words.get(kind)
-    if fn is not None:
-        try:
-            return fn()
-        except (KeyError, TypeError, ValueError):
-            pass
-    return kind.replace("_", " ").capitalize()
-
-
-# The event log's filter, in words (issue 31): the kinds a director filters by, as they say them.
-KIND_LABELS = {
-    "elimination": "Eliminations",
-    "entry_registered": "Registrations",
-    "entry_reentered": "Re-entries",
-    "entry_rebuy": "Rebuys",
-    "entry_addon": "Add-ons",
-    "entry_registration_undone": "Registrations undone",
-    "alternates_seated": "Alternates seated",
-    "seats_drawn": "Seat draw",
-    "button_set": "Button moved",
-    "buttons_drawn": "Buttons drawn",
-    "tables_opened": "Tables opened",
-    "table_closed": "Tables broken",
-    "break_order_set": "Break order",
-    "seat_availability": "Seats closed or reopened",
-    "move_manual": "Manual moves",
-    "moves_announced": "Moves announced",
-    "hand_for_hand": "Hand for hand on/off",
-    "hand_for_hand_round": "Hand-for-hand rounds",
-    "clock_start": "Clock started",
-    "clock_pause": "Clock paused",
-    "clock_resume": "Clock resumed",
-    "clock_next": "Clock: next level",
-    "clock_previous": "Clock: previous level",
-    "clock_adjust": "Clock: time added or removed",
-    "clock_set": "Clock: time left set",
-    "clock_jump": "Clock: jumped to a level",
-    "level_started": "Levels started",
-    "break_started": "Breaks started",
-    "color_up_finished": "Color-ups",
-    "chip_race": "Chip races",
-    "registration_closed": "Registration closed",
-    "payouts_set": "Payout table changed",
-    "payouts_frozen": "Payouts frozen",
-    "deal_recorded": "Deals",
-    "structure_set": "Structure changed",
-    "settings_changed": "Settings changed",
-    "tournament_created": "Tournament created",
-    "tournament_copied": "Tournament copied",
-    "tournament_finished": "Tournament finished",
-    "display_token_rotated": "Display link rotated",
-    "chip_counts": "Chip counts",
-    "bags_recorded": "Bags",
-    "flight_end_set": "Flight's end changed",
-    "flight_bagged": "Flight bagged",
-    "flight_ended": "Flight ended",
-    "day2_seated": "Day 2 seated",
-    "undo": "Undo",
-    "redo": "Redo",
-    **satellite_reads.KIND_LABELS,
-}
-
-
-def kind_label(kind: str) -> str:
-    return KIND_LABELS.get(kind) or kind.replace("_", " ").capitalize()
 
 
 def log_kinds(t: Tournament) -> list[dict[str, str]]:
@@ -481,7 +346,7 @@ def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
                 "id": ev.pk,
                 "kind": ev.kind,
                 "at": ev.created_at,
-                "who": ev.actor.get_username() if ev.actor else "system",
+                "who": ev.actor.get_username() if ev.actor else _("system"),
                 "words": _event_words(ev.kind, ev.payload or {}, look),
                 "undone": ev.undone,
             }

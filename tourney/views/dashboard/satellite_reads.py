@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from tourney.engine.money_format import money_exact
 from tourney.models import Tournament
 from tourney.selectors.satellites import (
@@ -45,42 +48,63 @@ def money_satellite(t: Tournament, summary: dict[str, Any], shown: int) -> dict[
 # ---------------------------------------------------------------- the log
 
 
+def _satellite_set_words(p: dict[str, Any]) -> str:
+    if not p.get("target_name"):
+        return _("No longer a satellite")
+    after = p["after"]
+    out = _("Satellite for %(target)s") % {"target": p["target_name"]}
+    if after.get("seat_value"):
+        out += ", " + _("seats of %(value)s") % {"value": money_exact(after["seat_value"])}
+    else:
+        out += ", " + _("seats at the target's price")
+    if after.get("tickets_transferable"):
+        out += ", " + _("tickets transferable")
+    return out
+
+
 def log_words(p: dict[str, Any]) -> dict[str, Any]:
     """The log's sentences for the satellites' events (RULES 12)."""
     return {
         "ticket_used": lambda: (
-            f"Ticket from satellite #{p.get('satellite')}: {p.get('name', '')} registered "
-            f"(entry #{p.get('number')}), no charge"
+            _(
+                "Ticket from satellite #%(satellite)s: %(name)s registered (entry #%(number)s), "
+                "no charge"
+            )
+            % {
+                "satellite": p.get("satellite"),
+                "name": p.get("name", ""),
+                "number": p.get("number"),
+            }
         ),
         "ticket_refunded": lambda: (
-            f"Ticket #{p.get('ticket')} of {p.get('name', '')} refunded "
-            f"({money_exact(int(p.get('value') or 0))}): {p.get('reason', '')}"
+            _("Ticket #%(ticket)s of %(name)s refunded (%(value)s): %(reason)s")
+            % {
+                "ticket": p.get("ticket"),
+                "name": p.get("name", ""),
+                "value": money_exact(int(p.get("value") or 0)),
+                "reason": p.get("reason", ""),
+            }
         ),
         "ticket_transferred": lambda: (
-            f"Ticket #{p.get('ticket')} handed from {p.get('from_name', '')} to {p.get('name', '')}"
+            _("Ticket #%(ticket)s handed from %(from)s to %(to)s")
+            % {"ticket": p.get("ticket"), "from": p.get("from_name", ""), "to": p.get("name", "")}
         ),
-        "satellite_set": lambda: (
-            f"Satellite for {p['target_name']}"
-            + (
-                f", seats of {money_exact(p['after']['seat_value'])}"
-                if p["after"].get("seat_value")
-                else ", seats at the target's price"
-            )
-            + (", tickets transferable" if p["after"].get("tickets_transferable") else "")
-            if p.get("target_name")
-            else "No longer a satellite"
-        ),
+        "satellite_set": lambda: _satellite_set_words(p),
         "satellite_deal": lambda: (
-            f"Satellite's deal: {p.get('seats')} player(s) take seats of "
-            f"{money_exact(int(p.get('value') or 0))}: " + ", ".join(p.get("names") or [])
+            _("Satellite's deal: %(n)s player(s) take seats of %(value)s: %(names)s")
+            % {
+                "n": p.get("seats"),
+                "value": money_exact(int(p.get("value") or 0)),
+                "names": ", ".join(p.get("names") or []),
+            }
         ),
     }
 
 
 KIND_LABELS = {
-    "ticket_used": "Tickets used",
-    "ticket_refunded": "Tickets refunded",
-    "ticket_transferred": "Tickets handed over",
-    "satellite_set": "Satellite settings",
-    "satellite_deal": "Satellite's deal",
+    "ticket_used": gettext_lazy("Tickets used"),
+    "ticket_refunded": gettext_lazy("Tickets refunded"),
+    "ticket_transferred": gettext_lazy("Tickets handed over"),
+    "satellite_set": gettext_lazy("Satellite settings"),
+    "satellite_deal": gettext_lazy("Satellite's deal"),
 }

@@ -11,7 +11,10 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.room_models import Ticket
@@ -19,8 +22,8 @@ from tourney.selectors.satellites import satellite_locks
 from tourney.services import satellite_setup, satellites, tickets
 from tourney.views.dashboard.base import action, after_action, director_view
 
-MSG_CONFIRM = "Tick the box to confirm: the satellite ends and every player left takes a seat."
-MSG_TICKET_NOT_HERE = "No such ticket in this satellite."
+MSG_CONFIRM = N_("Tick the box to confirm: the satellite ends and every player left takes a seat.")
+MSG_TICKET_NOT_HERE = N_("No such ticket in this satellite.")
 
 
 @action("money")
@@ -63,7 +66,7 @@ def settings(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = satellite_setup.settings_form(t, request.POST)
     message, status = "", 200
     if not form.is_valid():
-        message, status = "Some fields need a look: nothing was saved.", 400
+        message, status = _("Some fields need a look: nothing was saved."), 400
     else:
         try:
             data = form.cleaned_data
@@ -79,10 +82,10 @@ def settings(request: HttpRequest, t: Tournament) -> HttpResponse:
             for name, msg in exc.fields.items():
                 if name in form.fields:
                     form.add_error(name, str(msg))
-            message, status = exc.message, exc.status
+            message, status = refusal_text(exc), exc.status
         else:
             if not request.htmx:
-                messages.success(request, "Saved the satellite settings.")
+                messages.success(request, _("Saved the satellite settings."))
                 return redirect(reverse("tourney-dashboard-settings", args=[t.pk]) + "#satellite")
             t.refresh_from_db()
             form = None

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from tables.engine import balancing
 from tables.models import Seat, Table
 from tables.selectors import break_order, seating_settings
@@ -159,14 +162,14 @@ def _tile_status(tile: dict[str, Any], *, closed: int, open_tables: int) -> list
     button yet, closed seats, players waiting for the button to reach them."""
     words = []
     if tile["break_pos"] == 1 and open_tables > 1:
-        words.append("breaks next")
+        words.append(_("breaks next"))
     if not tile["button"] and tile["players"]:
-        words.append("no button")
+        words.append(_("no button"))
     if closed:
-        words.append(f"{closed} seat{'s' if closed > 1 else ''} closed")
+        words.append(ngettext("%(n)s seat closed", "%(n)s seats closed", closed) % {"n": closed})
     waiting = sum(1 for s in tile["seats"] if s.get("waits"))
     if waiting:
-        words.append(f"{waiting} waiting for the button")
+        words.append(_("%(n)s waiting for the button") % {"n": waiting})
     return words
 
 
