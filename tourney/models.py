@@ -8,6 +8,7 @@ import zoneinfo
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 def new_display_token() -> str:
@@ -20,8 +21,8 @@ class MultiDayEvent(models.Model):
     payouts; the event's pool is every flight's money (RULES 10.6)."""
 
     class Policy(models.TextChoices):  # RULES 10.3
-        LARGEST = "largest", "Largest stack forward"
-        FIRST = "first", "First stack forward"
+        LARGEST = "largest", _("Largest stack forward")
+        FIRST = "first", _("First stack forward")
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
@@ -91,24 +92,24 @@ class Season(models.Model):
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        SETUP = "setup", "Setup"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        SETUP = "setup", _("Setup")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     class Threshold(models.TextChoices):
-        HALF_OR_MORE = "half_or_more", "Half or more"
-        MORE_THAN_HALF = "more_than_half", "More than half"
+        HALF_OR_MORE = "half_or_more", _("Half or more")
+        MORE_THAN_HALF = "more_than_half", _("More than half")
 
     class BountyKind(models.TextChoices):  # RULES 9.1
-        NONE = "none", "No bounties"
-        FIXED = "fixed", "Knockout (fixed bounty)"
-        PROGRESSIVE = "progressive", "Progressive knockout (PKO)"
-        MYSTERY = "mystery", "Mystery bounties"
+        NONE = "none", _("No bounties")
+        FIXED = "fixed", _("Knockout (fixed bounty)")
+        PROGRESSIVE = "progressive", _("Progressive knockout (PKO)")
+        MYSTERY = "mystery", _("Mystery bounties")
 
     class NameStyle(models.TextChoices):
-        FULL = "full", "Full name"
-        INITIAL = "initial", "First name and initial"
-        NICKNAME = "nickname", "Nickname"
+        FULL = "full", _("Full name")
+        INITIAL = "initial", _("First name and initial")
+        NICKNAME = "nickname", _("Nickname")
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
@@ -261,8 +262,8 @@ class Tournament(models.Model):
 
 class Level(models.Model):
     class Kind(models.TextChoices):
-        LEVEL = "level", "Level"
-        BREAK = "break", "Break"
+        LEVEL = "level", _("Level")
+        BREAK = "break", _("Break")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="levels")
     index = models.PositiveSmallIntegerField()

@@ -187,13 +187,13 @@ def test_the_envelopes_box_reads_amount_x_count(text, envelopes):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("5000 10", setup.MSG_ENVELOPE_LINE.format(part="5000 10")),
-        ("ten x 2", setup.MSG_ENVELOPE_LINE.format(part="ten x 2")),
-        ("12.505 x 2", setup.MSG_ENVELOPE_LINE.format(part="12.505 x 2")),
-        ("0 x 3", setup.MSG_ENVELOPE_AMOUNT.format(part="0 x 3")),
-        ("50 x 0", setup.MSG_ENVELOPE_COUNT.format(part="50 x 0")),
-        ("50 x 1000001", setup.MSG_ENVELOPE_COUNT.format(part="50 x 1000001")),
-        ("\u0663 x 2", setup.MSG_ENVELOPE_LINE.format(part="\u0663 x 2")),  # Arabic-Indic 3
+        ("5000 10", setup.MSG_ENVELOPE_LINE % {"part": "5000 10"}),
+        ("ten x 2", setup.MSG_ENVELOPE_LINE % {"part": "ten x 2"}),
+        ("12.505 x 2", setup.MSG_ENVELOPE_LINE % {"part": "12.505 x 2"}),
+        ("0 x 3", setup.MSG_ENVELOPE_AMOUNT % {"part": "0 x 3"}),
+        ("50 x 0", setup.MSG_ENVELOPE_COUNT % {"part": "50 x 0"}),
+        ("50 x 1000001", setup.MSG_ENVELOPE_COUNT % {"part": "50 x 1000001"}),
+        ("\u0663 x 2", setup.MSG_ENVELOPE_LINE % {"part": "\u0663 x 2"}),  # Arabic-Indic 3
     ],
 )
 def test_a_bad_envelopes_box_says_which_envelope_and_how_to_write_it(text, message):
@@ -382,9 +382,10 @@ def test_envelopes_need_not_add_up_when_set_and_the_page_shows_both(director):
         tournament_id=t.pk, changes={"mystery_envelopes": {"5000": 2}}, actor=director
     )
     t.refresh_from_db()
-    assert ts.envelopes_hint(t) == ts.MSG_ENVELOPES_HINT.format(
-        envelopes="100.00", collected="60.00"
-    )
+    assert ts.envelopes_hint(t) == ts.MSG_ENVELOPES_HINT % {
+        "envelopes": "100.00",
+        "collected": "60.00",
+    }
     assert ts.envelopes_hint(_create(director, bounty_kind="fixed", bounty=2000)) is None
     assert (
         ts.price_text(t) == "Price at the desk: 75.00 = 50.00 prize pool + 20.00 bounty + 5.00 fee"
@@ -397,7 +398,7 @@ def test_bounty_type_and_amount_lock_with_the_first_entry(director):
     _register(t, 2, director)
     locks = ts.field_locks(t)
     for field, label in (("bounty_kind", "Bounty type"), ("bounty", "Bounty")):
-        msg = ts.MSG_PAID_ALREADY.format(label=label, n=2)
+        msg = ts.MSG_PAID_ALREADY % {"label": label, "n": 2}
         assert locks[field] == ("settings_locked", msg)
     _refused(t, {"bounty": 3000}, "settings_locked", locks["bounty"][1], "bounty", director)
     _refused(
@@ -425,7 +426,7 @@ def test_the_pko_cash_share_locks_with_the_first_knockout_paid(director):
     a, b, *_ = _seated_ids(t)
     services.elimination_record(tournament_id=t.pk, busts=[(b, None)], winners=[a])
     assert Knockout.objects.get(tournament=t).cash == 800
-    msg = ts.MSG_KNOCKOUTS_PAID.format(n=1)
+    msg = ts.MSG_KNOCKOUTS_PAID % {"n": 1}
     _refused(t, {"bounty_cash_percent": 50}, "knockouts_paid", msg, "bounty_cash_percent", director)
     action_undo(tournament_id=t.pk, actor=director)  # the knockout taken back: free again
     assert "bounty_cash_percent" not in ts.field_locks(t)
@@ -440,7 +441,7 @@ def test_the_mystery_stage_and_envelopes_lock_with_the_first_draw(director):
     a, b, *_ = _seated_ids(t)
     services.elimination_record(tournament_id=t.pk, busts=[(b, None)], winners=[a])
     locks = ts.field_locks(t)
-    msg = ts.MSG_ENVELOPES_DRAWN.format(n=1)
+    msg = ts.MSG_ENVELOPES_DRAWN % {"n": 1}
     assert locks["mystery_envelopes"] == locks["mystery_from_players"] == ("envelopes_drawn", msg)
     _refused(
         t,

@@ -206,13 +206,13 @@ def test_buy_in_fee_stack_and_seating_mode_refused_after_the_first_entry(t, dire
         ("fee", 1, "Fee"),
         ("starting_stack", 5000, "Starting stack"),
     ):
-        msg = MSG_PAID_ALREADY.format(label=label, n=3)
+        msg = MSG_PAID_ALREADY % {"label": label, "n": 3}
         _refused(t, {field: value, "name": "X"}, "settings_locked", msg, field, director)
-    msg = MSG_DRAW_AFTER_ENTRIES.format(n=3)
+    msg = MSG_DRAW_AFTER_ENTRIES % {"n": 3}
     _refused(
         t, {"draw_at_registration": False}, "settings_locked", msg, "draw_at_registration", director
     )
-    msg = MSG_SEATED_ALREADY.format(n=3)
+    msg = MSG_SEATED_ALREADY % {"n": 3}
     _refused(t, {"seats_per_table": 10}, "settings_locked", msg, "seats_per_table", director)
 
 
@@ -239,16 +239,16 @@ def test_the_form_shows_the_services_own_reasons_and_an_unchanged_locked_field_p
 def test_late_registration_cannot_end_at_a_level_already_over(t, director):
     start = timezone.now() - timedelta(minutes=45)  # break 1 (item 2), after level 2, runs
     services.clock_action(tournament_id=t.pk, action="start", actor=director, now=start)
-    msg = MSG_LEVEL_OVER.format(what="Late registration", level=2, now="break 1", next=3)
+    msg = MSG_LEVEL_OVER % {"what": "Late registration", "level": 2, "now": "break 1", "next": 3}
     assert msg == (
         "Late registration cannot end at level 2: that level is already over (the clock is at "
         "break 1). Choose level 3 or later."
     )
     _refused(t, {"late_reg_until": 1}, "window_passed", msg, "late_reg_until", director)
-    msg = MSG_LEVEL_OVER.format(what="Rebuys", level=1, now="break 1", next=3)
+    msg = MSG_LEVEL_OVER % {"what": "Rebuys", "level": 1, "now": "break 1", "next": 3}
     _refused(t, {"rebuy_until": 0}, "window_passed", msg, "rebuy_until", director)
     services.clock_action(tournament_id=t.pk, action="next", actor=director)  # level 3 now
-    _refused(t, {"addon_at": 2}, "window_passed", MSG_BREAK_OVER.format(n=1), "addon_at", director)
+    _refused(t, {"addon_at": 2}, "window_passed", MSG_BREAK_OVER % {"n": 1}, "addon_at", director)
     # the level running now, or later, is fine
     tournament_settings_update(tournament_id=t.pk, changes={"late_reg_until": 4}, actor=director)
     t.refresh_from_db()
@@ -304,7 +304,7 @@ def test_rebuy_price_refused_once_a_rebuy_was_taken(t, director):
     _register(t, 2, director)
     entry = t.entries.order_by("number").first()
     money.entry_rebuy(tournament_id=t.pk, entry_id=entry.pk, actor=director)
-    msg = MSG_TAKEN_ALREADY.format(what="rebuy", n=1)
+    msg = MSG_TAKEN_ALREADY["rebuy"] % {"n": 1}
     _refused(t, {"rebuy_price": 6000}, "settings_locked", msg, "rebuy_price", director)
 
 
@@ -313,7 +313,7 @@ def test_bad_values_are_refused_with_the_field(t, director):
         t,
         {"rebuy_fee": 500},
         "bad_input",
-        MSG_FEE_NEEDS_PRICE.format(what="rebuy"),
+        MSG_FEE_NEEDS_PRICE["rebuy"],
         "rebuy_fee",
         director,
     )
@@ -321,7 +321,7 @@ def test_bad_values_are_refused_with_the_field(t, director):
         t,
         {"time_zone": "Mars/Olympus"},
         "bad_input",
-        MSG_BAD_ZONE.format(zone="Mars/Olympus"),
+        MSG_BAD_ZONE % {"zone": "Mars/Olympus"},
         "time_zone",
         director,
     )
@@ -329,7 +329,7 @@ def test_bad_values_are_refused_with_the_field(t, director):
         t,
         {"status": "finished"},
         "bad_input",
-        MSG_UNKNOWN_SETTING.format(field="status"),
+        MSG_UNKNOWN_SETTING % {"field": "status"},
         "status",
         director,
     )

@@ -167,7 +167,7 @@ def test_setup_creates_a_mystery_event_with_its_envelopes(td):
         (
             {"bounty_kind": "mystery", "bounty": "20", "mystery_envelopes": "100 x 2\n50 x lots"},
             "mystery_envelopes",
-            setup.MSG_ENVELOPE_LINE.format(part="50 x lots"),
+            setup.MSG_ENVELOPE_LINE % {"part": "50 x lots"},
         ),
         (
             {"bounty_kind": "fixed", "bounty": "20", "mystery_envelopes": "100 x 2"},
@@ -244,7 +244,7 @@ def test_settings_set_the_envelopes_and_show_them_against_the_money_collected(td
     t.refresh_from_db()
     assert t.mystery_envelopes == {"500": 2, "5000": 1}
     # RULES 9.4: they need not add up yet; the page shows both
-    hint = tournament_settings.MSG_ENVELOPES_HINT.format(envelopes="60.00", collected="60.00")
+    hint = tournament_settings.MSG_ENVELOPES_HINT % {"envelopes": "60.00", "collected": "60.00"}
     assert f'<span class="hint muted small">{escape(hint)}</span>' in html
     assert "50 x 1\n5 x 2</textarea>" in html
 
@@ -255,7 +255,7 @@ def test_a_bad_envelopes_box_answers_400_keeping_what_was_typed(td, director):
     r = td.post(_settings_url(t), _posted(t, mystery_envelopes=typed, name="Kept"), **HTMX)
     assert r.status_code == 400
     html = r.content.decode()
-    assert _error(setup.MSG_ENVELOPE_LINE.format(part="five x 2")) in html
+    assert _error(setup.MSG_ENVELOPE_LINE % {"part": "five x 2"}) in html
     assert f">\n{typed}</textarea>" in html and 'value="Kept"' in html
     t.refresh_from_db()
     assert t.name == "Knockout night" and t.mystery_envelopes == {}
@@ -276,7 +276,7 @@ def test_a_bounty_change_after_entries_answers_409_at_the_field(td, director, ht
     r = td.post(_settings_url(t), _posted(t, bounty="30", reentries="3"), **headers)
     assert r.status_code == 409
     html = r.content.decode()
-    assert _error(tournament_settings.MSG_PAID_ALREADY.format(label="Bounty", n=4)) in html
+    assert _error(tournament_settings.MSG_PAID_ALREADY % {"label": "Bounty", "n": 4}) in html
     # the read-only bounty shows what it is; what was typed elsewhere stays
     assert re.search(r'<input [^>]*name="bounty" value="20"[^>]*disabled', html)
     assert 'name="reentries" value="3"' in html
@@ -293,15 +293,15 @@ def test_locked_bounty_fields_are_read_only_and_say_why(td, director):
     a, b, *_ = t.entries.order_by("number").values_list("pk", flat=True)
     services.elimination_record(tournament_id=t.pk, busts=[(b, None)], winners=[a])
     html = td.get(_settings_url(t)).content.decode()
-    drawn = tournament_settings.MSG_ENVELOPES_DRAWN.format(n=1)
-    paid = tournament_settings.MSG_PAID_ALREADY.format(label="Bounty type", n=6)
+    drawn = tournament_settings.MSG_ENVELOPES_DRAWN % {"n": 1}
+    paid = tournament_settings.MSG_PAID_ALREADY % {"label": "Bounty type", "n": 6}
     for msg in (drawn, paid):
         assert f'<span class="hint muted small">{escape(msg)}</span>' in html
     assert re.search(r'<select [^>]*name="bounty_kind"[^>]*disabled', html)
     assert re.search(r'<textarea [^>]*name="mystery_envelopes"[^>]*disabled', html)
     assert re.search(r'<input [^>]*name="mystery_from_players"[^>]*disabled', html)
     # a knockout was paid in cash: the share too (RULES 9.3), by the same one source
-    paid_ko = tournament_settings.MSG_KNOCKOUTS_PAID.format(n=1)
+    paid_ko = tournament_settings.MSG_KNOCKOUTS_PAID % {"n": 1}
     assert f'<span class="hint muted small">{escape(paid_ko)}</span>' in html
     assert re.search(r'<input [^>]*name="bounty_cash_percent"[^>]*disabled', html)
     assert not re.search(r'<input [^>]*name="name"[^>]*disabled', html)

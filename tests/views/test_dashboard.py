@@ -1174,8 +1174,11 @@ def test_payouts_form_after_the_freeze_is_the_logged_change(td, seated_tournamen
 @pytest.mark.parametrize(
     ("body", "field_text"),
     [
-        ({"payouts": "50 30", "rounding": ""}, setup.MSG_PAYOUTS_SUM.format(total="80")),
-        ({"payouts": "30 50 20", "rounding": ""}, setup.MSG_PAYOUTS_ORDER.format(place=2, above=1)),
+        ({"payouts": "50 30", "rounding": ""}, setup.MSG_PAYOUTS_SUM % {"total": "80"}),
+        (
+            {"payouts": "30 50 20", "rounding": ""},
+            setup.MSG_PAYOUTS_ORDER % {"place": 2, "above": 1},
+        ),
         ({"payouts": "fifty", "rounding": ""}, None),
         ({"payouts": "", "rounding": "0"}, None),
         ({"payouts": "", "rounding": "-5"}, "An amount like 100 or 12.50, zero or more."),

@@ -217,9 +217,9 @@ def test_a_refused_color_up_race_keeps_its_table_form(td, seated_tournament, dir
 @pytest.mark.parametrize(
     ("typed", "message"),
     [
-        ("50 30", setup.MSG_PAYOUTS_SUM.format(total="80")),
-        ("50.5 30 20", setup.MSG_PAYOUTS_SUM.format(total="100.5")),
-        ("30 50 20", setup.MSG_PAYOUTS_ORDER.format(place=2, above=1)),
+        ("50 30", setup.MSG_PAYOUTS_SUM % {"total": "80"}),
+        ("50.5 30 20", setup.MSG_PAYOUTS_SUM % {"total": "100.5"}),
+        ("30 50 20", setup.MSG_PAYOUTS_ORDER % {"place": 2, "above": 1}),
     ],
 )
 def test_payout_percentages_are_refused_in_percent_not_basis_points(

@@ -96,7 +96,7 @@ def test_a_refused_change_answers_409_in_the_form_keeping_what_was_typed(
     r = _client(director).post(_url(t), _posted(t, buy_in="75", reentries="3"), **headers)
     assert r.status_code == 409
     html = r.content.decode()
-    msg = tournament_settings.MSG_PAID_ALREADY.format(label="Buy-in", n=20)
+    msg = tournament_settings.MSG_PAID_ALREADY % {"label": "Buy-in", "n": 20}
     assert f'<span class="field-error">{msg}</span>' in html  # at the buy-in field
     # the read-only buy-in shows what it is; what was typed elsewhere stays
     assert re.search(r'<input [^>]*name="buy_in" value="50"[^>]*disabled', html)
@@ -142,11 +142,11 @@ def test_fields_that_can_no_longer_change_are_read_only_and_say_why(seated_tourn
     html = _client(director).get(_url(seated_tournament)).content.decode()
     # the service's own reasons (one source), as hints under read-only fields
     for label in ("Buy-in", "Fee", "Starting stack"):
-        msg = tournament_settings.MSG_PAID_ALREADY.format(label=label, n=20)
+        msg = tournament_settings.MSG_PAID_ALREADY % {"label": label, "n": 20}
         assert f'<span class="hint muted small">{msg}</span>' in html
-    msg = tournament_settings.MSG_DRAW_AFTER_ENTRIES.format(n=20)
+    msg = tournament_settings.MSG_DRAW_AFTER_ENTRIES % {"n": 20}
     assert f'<span class="hint muted small">{msg}</span>' in html
-    assert tournament_settings.MSG_SEATED_ALREADY.format(n=20) in html
+    assert tournament_settings.MSG_SEATED_ALREADY % {"n": 20} in html
     for name in ("buy_in", "fee", "starting_stack", "seats_per_table", "draw_at_registration"):
         assert re.search(rf'<input [^>]*name="{name}"[^>]*disabled', html), name
     for name in ("name", "reentries", "late_reg_level", "guarantee"):

@@ -55,7 +55,7 @@ def test_typed_lines_replace_the_structure_and_record_an_event(td, t):
 @pytest.mark.parametrize(
     ("text", "status", "message"),
     [
-        ("25/50 20\nblinds go up", 400, MSG_BAD_LINE.format(n=2)),
+        ("25/50 20\nblinds go up", 400, MSG_BAD_LINE % {"n": 2}),
         (  # RULES 4.5: 25s are the smallest; the message names the level and the fix
             "10/20 20",
             400,

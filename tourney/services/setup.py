@@ -31,6 +31,8 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
 from tables.models import Move
 from tourney.core.events import record_event
@@ -48,33 +50,47 @@ from tourney.selectors import clock as clock_reads
 from tourney.services import money, satellite_setup, starts, tournaments
 from tourney.services.starts import default_zone, zone_choices
 
-MSG_NO_MOVES = "Tick at least one move."
-MSG_MOVE_NOT_FOUND = "No such move in this tournament."
-MSG_SOURCE_NOT_FOUND = "No such tournament to copy."
+MSG_NO_MOVES = N_("Tick at least one move.")
+MSG_MOVE_NOT_FOUND = N_("No such move in this tournament.")
+MSG_SOURCE_NOT_FOUND = N_("No such tournament to copy.")
 NAME_MAX = Tournament._meta.get_field("name").max_length  # 120
 COPY_SUFFIX = " (copy)"
-MSG_COPY_NAME_TOO_LONG = f"The name is too long ({NAME_MAX} characters at most)."
-MSG_BAD_CHIPS = 'List the chips as "25 green, 100 black, 500 purple": values above zero, each once.'
-MSG_BAD_LINE = 'Line {n}: write "25/50 20", "100/200/200 20" or "break 10 color-up 25".'
-MSG_BAD_PAYOUTS = 'Percentages per place, best first, adding up to 100 ("50 30 20").'
-MSG_PAYOUTS_SUM = (
-    'The percentages add up to {total}, not 100: change them so they do (e.g. "50 30 20").'
+# Messages with values are templates (``%(name)s``) filled in by DomainError's ``params``: the
+# screens translate the template, then fill it in (tourney.core.language.refusal_text).
+MSG_NAME_TOO_LONG = N_("The name is too long (%(n)s characters at most).")
+MSG_COPY_NAME_TOO_LONG = MSG_NAME_TOO_LONG % {"n": NAME_MAX}
+MSG_BAD_CHIPS = N_(
+    'List the chips as "25 green, 100 black, 500 purple": values above zero, each once.'
 )
-MSG_PAYOUTS_ORDER = (
-    "Place {place} would be paid more than place {above}: list the percentages best paid "
+MSG_BAD_LINE = N_('Line %(n)s: write "25/50 20", "100/200/200 20" or "break 10 color-up 25".')
+MSG_BAD_PAYOUTS = N_('Percentages per place, best first, adding up to 100 ("50 30 20").')
+MSG_PAYOUTS_SUM = N_(
+    'The percentages add up to %(total)s, not 100: change them so they do (e.g. "50 30 20").'
+)
+MSG_PAYOUTS_ORDER = N_(
+    "Place %(place)s would be paid more than place %(above)s: list the percentages best paid "
     'first, each no more than the one before (e.g. "50 30 20").'
 )
-MSG_STRUCTURE_PROBLEMS = "The chip set cannot pay this structure."
-MSG_ENVELOPE_LINE = 'Envelopes "{part}": write amount x count, like "5000 x 10, 1000 x 40".'
-MSG_ENVELOPE_AMOUNT = 'Envelopes "{part}": the amount must be 0.01 or more, like 100 or 12.50.'
-MSG_ENVELOPE_COUNT = 'Envelopes "{part}": the count must be a whole number from 1 to 1,000,000.'
+MSG_STRUCTURE_PROBLEMS = N_("The chip set cannot pay this structure.")
+MSG_ENVELOPE_LINE = N_('Envelopes "%(part)s": write amount x count, like "5000 x 10, 1000 x 40".')
+MSG_ENVELOPE_AMOUNT = N_(
+    'Envelopes "%(part)s": the amount must be 0.01 or more, like 100 or 12.50.'
+)
+MSG_ENVELOPE_COUNT = N_(
+    'Envelopes "%(part)s": the count must be a whole number from 1 to 1,000,000.'
+)
+MSG_BAD_AMOUNT = N_("An amount like 100 or 12.50, zero or more.")
+MSG_FEE_NEEDS_PRICE = {
+    "rebuy": N_("A rebuy fee needs a rebuy price (the fee is taken on top of it)."),
+    "addon": N_("A add-on fee needs a add-on price (the fee is taken on top of it)."),
+}
 
 STRUCTURE_CHOICES = (
-    ("regular", "Regular (20-minute levels)"),
-    ("turbo", "Turbo (10-minute levels)"),
-    ("deep", "Deep stack (twice the stack)"),
-    ("generate", "Generate from the settings below"),
-    ("custom", "As typed in the levels box"),
+    ("regular", gettext_lazy("Regular (20-minute levels)")),
+    ("turbo", gettext_lazy("Turbo (10-minute levels)")),
+    ("deep", gettext_lazy("Deep stack (twice the stack)")),
+    ("generate", gettext_lazy("Generate from the settings below")),
+    ("custom", gettext_lazy("As typed in the levels box")),
 )
 DEFAULT_CHIPS_TEXT = ", ".join(f"{v} {c}" for v, c in tournaments.DEFAULT_CHIPS)
 
@@ -109,8 +125,7 @@ def parse_money(text: str | None, field: str) -> int:
     """ "12.50" → 1250 (the smallest unit); empty → 0."""
     amount = money_typed(text)
     if amount is None:
-        msg = "An amount like 100 or 12.50, zero or more."
-        raise DomainError("bad_input", msg, fields={field: msg})
+        raise DomainError("bad_input", MSG_BAD_AMOUNT, fields={field: MSG_BAD_AMOUNT})
     return amount
 
 
@@ -166,8 +181,10 @@ def parse_levels_text(text: str) -> list[dict[str, Any]]:
             cu = [int(c) for c in re.split(r"[ ,]+", (m["cu"] or "").strip()) if c]
             out.append({"kind": "break", "minutes": int(m["min"]), "color_up": cu})
             continue
-        msg = MSG_BAD_LINE.format(n=n)
-        raise DomainError("bad_structure", msg, fields={"levels_text": msg})
+        msg = MSG_BAD_LINE % {"n": n}
+        raise DomainError(
+            "bad_structure", MSG_BAD_LINE, fields={"levels_text": msg}, params={"n": n}
+        )
     return out
 
 
@@ -192,8 +209,10 @@ _ENVELOPE_SEP = re.compile(r"[;\n]+|,(?!\d{3}(?!\d))", re.A)
 
 
 def _envelope_refusal(msg: str, part: str) -> DomainError:
-    msg = msg.format(part=part[:40])
-    return DomainError("bad_envelopes", msg, fields={"mystery_envelopes": msg})
+    params = {"part": part[:40]}
+    return DomainError(
+        "bad_envelopes", msg, fields={"mystery_envelopes": msg % params}, params=params
+    )
 
 
 def parse_envelopes(text: str | None) -> dict[int, int]:
@@ -235,13 +254,18 @@ def parse_payouts(text: str) -> list[int] | None:
     # RULES 8.2 in the form's words (the service's check speaks in basis points, for the API)
     for n in range(1, len(points)):
         if points[n] > points[n - 1]:
-            msg = MSG_PAYOUTS_ORDER.format(place=n + 1, above=n)
-            raise DomainError("bad_input", msg, fields={"payouts": msg})
+            params = {"place": n + 1, "above": n}
+            msg = MSG_PAYOUTS_ORDER % params
+            raise DomainError(
+                "bad_input", MSG_PAYOUTS_ORDER, fields={"payouts": msg}, params=params
+            )
     if sum(points) != 10000:
         total = f"{sum(points) / 100:f}"
         total = total.rstrip("0").rstrip(".") if "." in total else total
-        msg = MSG_PAYOUTS_SUM.format(total=total)
-        raise DomainError("bad_input", msg, fields={"payouts": msg})
+        msg = MSG_PAYOUTS_SUM % {"total": total}
+        raise DomainError(
+            "bad_input", MSG_PAYOUTS_SUM, fields={"payouts": msg}, params={"total": total}
+        )
     return [int(p) for p in points]
 
 
@@ -384,9 +408,8 @@ def setup_plan(data: dict[str, Any]) -> dict[str, Any]:
         **satellite_setup.options_from_form(data),  # RULES 12.1
         **starts.options_from_form(data),  # issue 28: in the zone chosen above
     }
-    for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
+    for what, msg in MSG_FEE_NEEDS_PRICE.items():
         if options[f"{what}_fee"] and not options[f"{what}_price"]:
-            msg = f"A {label} fee needs a {label} price (the fee is taken on top of it)."
             raise DomainError("bad_input", msg, fields={f"{what}_fee": msg})
     return {
         "name": data["name"],
@@ -552,7 +575,10 @@ def tournament_copy(
     name = (name or "").strip() or copy_name(src.name)
     if len(name) > NAME_MAX:
         raise DomainError(
-            "bad_input", MSG_COPY_NAME_TOO_LONG, fields={"name": MSG_COPY_NAME_TOO_LONG}
+            "bad_input",
+            MSG_NAME_TOO_LONG,
+            fields={"name": MSG_COPY_NAME_TOO_LONG},
+            params={"n": NAME_MAX},
         )
     items = clock_reads.structure_items(src)
     chips = [

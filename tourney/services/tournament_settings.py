@@ -38,10 +38,14 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
 from tables.models import Seat, Table
 from tourney.core.events import record_event
 from tourney.core.journal import current as journal_current
+from tourney.core.language import refusal_text
 from tourney.core.locking import tournament_action
 from tourney.engine.clock import BREAK, LEVEL
 from tourney.engine.errors import DomainError
@@ -54,97 +58,103 @@ from tourney.selectors.money import window_passed
 from tourney.services import money, setup, starts, tournaments
 from tourney.services.tournaments import BOUNTY_FIELDS
 
-MSG_NOTHING_CHANGED = "Nothing changed: edit a setting, then save."
-MSG_UNKNOWN_SETTING = "{field} is not a setting that can be edited."
-MSG_FINISHED = "The tournament is finished: its settings can no longer change."
-MSG_NAME = "Give the tournament a name (120 characters at most)."
-MSG_PAID_ALREADY = (
-    "{label} cannot change: {n} entries have already bought in at the current one. "
+MSG_NOTHING_CHANGED = N_("Nothing changed: edit a setting, then save.")
+MSG_UNKNOWN_SETTING = N_("%(field)s is not a setting that can be edited.")
+MSG_FINISHED = N_("The tournament is finished: its settings can no longer change.")
+MSG_NAME = N_("Give the tournament a name (120 characters at most).")
+MSG_PAID_ALREADY = N_(
+    "%(label)s cannot change: %(n)s entries have already bought in at the current one. "
     "Keep it, or undo those registrations first."
 )
-MSG_SEATED_ALREADY = (
-    "Seats per table cannot change: {n} players are already seated. Open or close tables "
+MSG_SEATED_ALREADY = N_(
+    "Seats per table cannot change: %(n)s players are already seated. Open or close tables "
     "on the floor instead."
 )
-MSG_SEATS_UNAVAILABLE = (
-    "Seats per table cannot be {n}: table {table} has seat {seat} marked unavailable. "
+MSG_SEATS_UNAVAILABLE = N_(
+    "Seats per table cannot be %(n)s: table %(table)s has seat %(seat)s marked unavailable. "
     "Make that seat available first."
 )
-MSG_DRAW_AFTER_ENTRIES = (
-    "Seating at registration cannot be switched: {n} players have registered already."
+MSG_DRAW_AFTER_ENTRIES = N_(
+    "Seating at registration cannot be switched: %(n)s players have registered already."
 )
-MSG_REGISTRATION_CLOSED = (
+MSG_REGISTRATION_CLOSED = N_(
     "Registration is already closed, so late registration and re-entries can no longer "
     "change (the prizes were fixed when it closed)."
 )
-MSG_LEVEL_OVER = (
-    "{what} cannot end at level {level}: that level is already over (the clock is at {now}). "
-    "Choose level {next} or later."
+MSG_LEVEL_OVER = N_(
+    "%(what)s cannot end at level %(level)s: that level is already over (the clock is at "
+    "%(now)s). Choose level %(next)s or later."
 )
-MSG_REBUYS_CLOSED = "The rebuy period is already closed, so it can no longer change."
-MSG_BREAK_OVER = (
-    "The add-on cannot be at break {n}: that break is already over. Choose a later break."
+MSG_REBUYS_CLOSED = N_("The rebuy period is already closed, so it can no longer change.")
+MSG_BREAK_OVER = N_(
+    "The add-on cannot be at break %(n)s: that break is already over. Choose a later break."
 )
-MSG_TAKEN_ALREADY = (
-    "The {what} price, fee and chips cannot change: {n} {what}s were already taken. "
-    "Keep them as they are."
-)
-MSG_FEE_NEEDS_PRICE = "A {what} fee needs a {what} price (the fee is taken on top of it)."
-MSG_FROZEN = (
+MSG_TAKEN_ALREADY = {
+    "rebuy": N_(
+        "The rebuy price, fee and chips cannot change: %(n)s rebuys were already taken. "
+        "Keep them as they are."
+    ),
+    "addon": N_(
+        "The add-on price, fee and chips cannot change: %(n)s add-ons were already taken. "
+        "Keep them as they are."
+    ),
+}
+MSG_FEE_NEEDS_PRICE = setup.MSG_FEE_NEEDS_PRICE  # {"rebuy": …, "addon": …}
+MSG_FROZEN = N_(
     "The prizes are already fixed (registration closed), so the guarantee and added money "
     "can no longer change."
 )
-MSG_BAD_ZONE = 'Unknown time zone "{zone}": pick one from the list (e.g. Europe/Paris).'
-MSG_BAD_VALUE = "{label}: {hint}"
-MSG_KNOCKOUTS_PAID = (
-    "The PKO cash share cannot change: {n} knockouts were already paid with it. Keep it, or "
-    "undo those eliminations first."
+MSG_BAD_ZONE = N_('Unknown time zone "%(zone)s": pick one from the list (e.g. Europe/Paris).')
+MSG_BAD_VALUE = N_("%(label)s: %(hint)s")
+MSG_KNOCKOUTS_PAID = N_(
+    "The PKO cash share cannot change: %(n)s knockouts were already paid with it. Keep it, "
+    "or undo those eliminations first."
 )
-MSG_ENVELOPES_DRAWN = (
-    "The mystery stage and envelopes cannot change: {n} envelopes were already drawn. Keep "
-    "them, or undo those eliminations first."
+MSG_ENVELOPES_DRAWN = N_(
+    "The mystery stage and envelopes cannot change: %(n)s envelopes were already drawn. "
+    "Keep them, or undo those eliminations first."
 )
-MSG_ENVELOPES_HINT = (
-    "The envelopes hold {envelopes}; the bounty money collected so far is {collected}. They "
-    "must add up to it at the first draw (RULES 9.4)."
+MSG_ENVELOPES_HINT = N_(
+    "The envelopes hold %(envelopes)s; the bounty money collected so far is %(collected)s. "
+    "They must add up to it at the first draw (RULES 9.4)."
 )
 
 # model field -> what a person calls it (messages, the log)
 LABELS = {
-    "name": "Name",
-    "seats_per_table": "Seats per table",
-    "starting_stack": "Starting stack",
-    "buy_in": "Buy-in",
-    "fee": "Fee",
-    "guarantee": "Guarantee",
-    "added_money": "Added money",
-    "late_reg_until": "Late registration",
-    "reentries_allowed": "Re-entries per player",
-    "rebuy_until": "Rebuys",
-    "rebuy_price": "Rebuy price",
-    "rebuy_fee": "Rebuy fee",
-    "rebuy_chips": "Rebuy chips",
-    "addon_at": "Add-on",
-    "addon_price": "Add-on price",
-    "addon_fee": "Add-on fee",
-    "addon_chips": "Add-on chips",
-    "balance_tolerance": "Balance tolerance",
-    "redraw_at_three": "Redraw at three tables",
-    "redraw_at_two": "Redraw at two tables",
-    "redraw_at_one": "Redraw at the final table",
-    "race_threshold": "Chip race extra chip",
-    "auto_open_tables": "Open tables when full",
-    "draw_at_registration": "Seat at registration",
-    "public_names": "Names on the display",
-    "time_zone": "Time zone",
-    "starts_at": "Starts at",  # issue 28: the director home's today and upcoming
-    "payout_percentages": "Payouts",
-    "rounding_unit": "Round prizes to",
-    "bounty_kind": "Bounty type",
-    "bounty": "Bounty",
-    "bounty_cash_percent": "PKO cash share",
-    "mystery_from_players": "Mystery stage",
-    "mystery_envelopes": "Mystery envelopes",
+    "name": N_("Name"),
+    "seats_per_table": N_("Seats per table"),
+    "starting_stack": N_("Starting stack"),
+    "buy_in": N_("Buy-in"),
+    "fee": N_("Fee"),
+    "guarantee": N_("Guarantee"),
+    "added_money": N_("Added money"),
+    "late_reg_until": N_("Late registration"),
+    "reentries_allowed": N_("Re-entries per player"),
+    "rebuy_until": N_("Rebuys"),
+    "rebuy_price": N_("Rebuy price"),
+    "rebuy_fee": N_("Rebuy fee"),
+    "rebuy_chips": N_("Rebuy chips"),
+    "addon_at": N_("Add-on"),
+    "addon_price": N_("Add-on price"),
+    "addon_fee": N_("Add-on fee"),
+    "addon_chips": N_("Add-on chips"),
+    "balance_tolerance": N_("Balance tolerance"),
+    "redraw_at_three": N_("Redraw at three tables"),
+    "redraw_at_two": N_("Redraw at two tables"),
+    "redraw_at_one": N_("Redraw at the final table"),
+    "race_threshold": N_("Chip race extra chip"),
+    "auto_open_tables": N_("Open tables when full"),
+    "draw_at_registration": N_("Seat at registration"),
+    "public_names": N_("Names on the display"),
+    "time_zone": N_("Time zone"),
+    "starts_at": N_("Starts at"),  # issue 28: the director home's today and upcoming
+    "payout_percentages": N_("Payouts"),
+    "rounding_unit": N_("Round prizes to"),
+    "bounty_kind": N_("Bounty type"),
+    "bounty": N_("Bounty"),
+    "bounty_cash_percent": N_("PKO cash share"),
+    "mystery_from_players": N_("Mystery stage"),
+    "mystery_envelopes": N_("Mystery envelopes"),
 }
 # Fields written on the tournament row by this service (the payout table and the rounding
 # unit go through ``money.payouts_set``).
@@ -173,13 +183,24 @@ CHOICES = {
 WINDOWS = ("late_reg_until", "rebuy_until", "addon_at")
 
 
-def _refuse(code: str, msg: str, field: str, status: int = 409) -> DomainError:
-    return DomainError(code, msg, status=status, fields={field: msg})
+def _refuse(code: str, msg: str, at: str, status: int = 409, **params) -> DomainError:
+    """A refusal naming the field ``at``, its message filled in with ``params``."""
+    filled = msg % params if params else msg
+    return DomainError(code, msg, status=status, fields={at: filled}, params=params)
+
+
+def label(field: str):
+    """A setting's name in the active language when shown (the log keeps ``LABELS``)."""
+    return gettext_lazy(LABELS[field])
+
+
+def _hint(text: str, **values):
+    """A marked hint, translated (and filled in) when the message is shown."""
+    return lazy(lambda: gettext(text) % values if values else gettext(text), str)()
 
 
 def _check_shape(field: str, value: Any) -> None:
     """Types and bounds (the form checks them too; a redo or a script may not)."""
-    label = LABELS[field]
     ok = True
     if field == "name":
         ok = isinstance(value, str) and 0 < len(value.strip()) <= 120
@@ -187,42 +208,43 @@ def _check_shape(field: str, value: Any) -> None:
             raise _refuse("bad_input", MSG_NAME, field, 400)
     elif field in MONEY:
         ok = type(value) is int and 0 <= value <= 10**13
-        hint = "an amount of zero or more"
+        hint = _hint(N_("an amount of zero or more"))
     elif field in COUNTS:
         lo, hi = COUNTS[field]
         ok = (value is None and field == "balance_tolerance") or (
             type(value) is int and lo <= value <= hi
         )
-        hint = f"a whole number from {lo} to {hi}"
+        hint = _hint(N_("a whole number from %(lo)s to %(hi)s"), lo=lo, hi=hi)
     elif field in FLAGS:
         ok = type(value) is bool
-        hint = "on or off"
+        hint = _hint(N_("on or off"))
     elif field in CHOICES:
         ok = isinstance(value, str) and value in CHOICES[field]
-        hint = "one of " + ", ".join(sorted(CHOICES[field]))
+        hint = _hint(N_("one of %(values)s"), values=", ".join(sorted(CHOICES[field])))
     elif field in WINDOWS:
         ok = value is None or (type(value) is int and 0 <= value < 10**4)
-        hint = "a level of the structure, or empty"
+        hint = _hint(N_("a level of the structure, or empty"))
     elif field in BOUNTY_FIELDS:
         pass  # together, after the locks: ``_check_state``
     elif field == "starts_at":
         ok = value is None or (isinstance(value, datetime) and value.tzinfo is not None)
-        hint = "a date and time, or empty"
+        hint = _hint(N_("a date and time, or empty"))
     elif field == "time_zone":
         try:
             ok = isinstance(value, str) and bool(value) and bool(zoneinfo.ZoneInfo(value))
         except (ValueError, zoneinfo.ZoneInfoNotFoundError):
             ok = False
         if not ok:
-            raise _refuse("bad_input", MSG_BAD_ZONE.format(zone=value), field, 400)
+            raise _refuse("bad_input", MSG_BAD_ZONE, field, 400, zone=value)
     if not ok:
-        raise _refuse("bad_input", MSG_BAD_VALUE.format(label=label, hint=hint), field, 400)
+        raise _refuse("bad_input", MSG_BAD_VALUE, field, 400, label=label(field), hint=hint)
 
 
-def _where(items, index: int) -> str:
+def _where(items, index: int):
     """ "level 3" or "break 1": the item the clock is in, as the display names it."""
     kind = items[index].kind
-    return f"{kind} {sum(1 for it in items[: index + 1] if it.kind == kind)}"
+    n = sum(1 for it in items[: index + 1] if it.kind == kind)
+    return _hint(N_("level %(n)s") if kind == "level" else N_("break %(n)s"), n=n)
 
 
 def _level_number(items, index: int) -> int:
@@ -230,83 +252,84 @@ def _level_number(items, index: int) -> int:
 
 
 def field_locks(t: Tournament) -> dict[str, tuple[str, str]]:
-    """The settings that can no longer change now, model field -> (code, message): the one
-    source of the reasons, refused by the service and shown under the form's fields."""
-    locks: dict[str, tuple[str, str]] = {}
+    """The settings that can no longer change now, model field -> (code, message)."""
+    return {f: (exc.code, exc.message) for f, exc in lock_refusals(t).items()}
+
+
+def lock_refusals(t: Tournament) -> dict[str, DomainError]:
+    """The settings that can no longer change now, model field -> the refusal: the one
+    source of the reasons, raised by the service and shown under the form's fields."""
+    locks: dict[str, DomainError] = {}
     entries = Entry.objects.filter(tournament=t).count()
     if entries:
-        for field in ("buy_in", "fee", "starting_stack", "bounty_kind", "bounty"):  # RULES 9.1
-            msg = MSG_PAID_ALREADY.format(label=LABELS[field], n=entries)
-            locks[field] = ("settings_locked", msg)
-        msg = MSG_DRAW_AFTER_ENTRIES.format(n=entries)
-        locks["draw_at_registration"] = ("settings_locked", msg)
+        for f in ("buy_in", "fee", "starting_stack", "bounty_kind", "bounty"):  # RULES 9.1
+            locks[f] = _refuse("settings_locked", MSG_PAID_ALREADY, f, label=label(f), n=entries)
+        locks["draw_at_registration"] = _refuse(
+            "settings_locked", MSG_DRAW_AFTER_ENTRIES, "draw_at_registration", n=entries
+        )
     seated = Seat.objects.filter(tournament=t).count()
     if seated:
-        locks["seats_per_table"] = ("settings_locked", MSG_SEATED_ALREADY.format(n=seated))
+        locks["seats_per_table"] = _refuse(
+            "settings_locked", MSG_SEATED_ALREADY, "seats_per_table", n=seated
+        )
     if not t.registration_open:
-        for field in ("late_reg_until", "reentries_allowed"):
-            locks[field] = ("registration_closed", MSG_REGISTRATION_CLOSED)
+        for f in ("late_reg_until", "reentries_allowed"):
+            locks[f] = _refuse("registration_closed", MSG_REGISTRATION_CLOSED, f)
     if not t.rebuys_open:
-        locks["rebuy_until"] = ("rebuys_closed", MSG_REBUYS_CLOSED)
+        locks["rebuy_until"] = _refuse("rebuys_closed", MSG_REBUYS_CLOSED, "rebuy_until")
     if t.frozen_prizes is not None:
-        for field in ("guarantee", "added_money"):
-            locks[field] = ("prizes_frozen", MSG_FROZEN)
-    for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
+        for f in ("guarantee", "added_money"):
+            locks[f] = _refuse("prizes_frozen", MSG_FROZEN, f)
+    for what, msg in MSG_TAKEN_ALREADY.items():
         counter = "rebuys" if what == "rebuy" else "addons"
         taken = sum(Entry.objects.filter(tournament=t).values_list(counter, flat=True))
         if taken:
-            msg = MSG_TAKEN_ALREADY.format(what=label, n=taken)
-            for field in (f"{what}_price", f"{what}_fee", f"{what}_chips"):
-                locks[field] = ("settings_locked", msg)
+            for f in (f"{what}_price", f"{what}_fee", f"{what}_chips"):
+                locks[f] = _refuse("settings_locked", msg, f, n=taken)
     if t.bounty_kind != Tournament.BountyKind.NONE:
         paid = Knockout.objects.filter(tournament=t).filter(Q(cash__gt=0) | Q(to_head__gt=0))
         if n := paid.count():  # RULES 9.3: every knockout is paid at the same share
-            locks["bounty_cash_percent"] = ("knockouts_paid", MSG_KNOCKOUTS_PAID.format(n=n))
+            f = "bounty_cash_percent"
+            locks[f] = _refuse("knockouts_paid", MSG_KNOCKOUTS_PAID, f, n=n)
         if n := envelopes_drawn(t):  # RULES 9.4: the set the draws were made from
-            msg = MSG_ENVELOPES_DRAWN.format(n=n)
-            for field in ("mystery_from_players", "mystery_envelopes"):
-                locks[field] = ("envelopes_drawn", msg)
+            for f in ("mystery_from_players", "mystery_envelopes"):
+                locks[f] = _refuse("envelopes_drawn", MSG_ENVELOPES_DRAWN, f, n=n)
     return locks
 
 
 def _check_state(t: Tournament, changes: dict[str, Any]) -> None:
     """Refuse what no longer makes sense (see the module's docstring)."""
-    locks = field_locks(t) if changes else {}
+    locks = lock_refusals(t) if changes else {}
     for field in changes:
         if field in locks:
-            code, msg = locks[field]
-            raise _refuse(code, msg, field)
+            raise locks[field]
     if "seats_per_table" in changes:
         n = changes["seats_per_table"]
         for table in Table.objects.filter(tournament=t, status=Table.Status.OPEN):
             high = [s for s in table.unavailable_seats or () if s > n]
             if high:
-                msg = MSG_SEATS_UNAVAILABLE.format(n=n, table=table.number, seat=min(high))
-                raise _refuse("settings_locked", msg, "seats_per_table")
+                p = {"n": n, "table": table.number, "seat": min(high)}
+                raise _refuse("settings_locked", MSG_SEATS_UNAVAILABLE, "seats_per_table", **p)
     now = clock_index(t) if t.clock_started else None
     if now is not None:
         items = structure_items(t)
-        for field, what in (("late_reg_until", "Late registration"), ("rebuy_until", "Rebuys")):
+        for field in ("late_reg_until", "rebuy_until"):
             value = changes.get(field)
             if field in changes and value is not None and window_passed(value, now):
-                msg = MSG_LEVEL_OVER.format(
-                    what=what,
-                    level=_level_number(items, value),
-                    now=_where(items, now),
-                    next=_level_number(items, now) + (items[now].kind == "break"),
-                )
-                raise _refuse("window_passed", msg, field)
+                p = {"what": label(field), "level": _level_number(items, value)}
+                p["now"] = _where(items, now)
+                p["next"] = _level_number(items, now) + (items[now].kind == "break")
+                raise _refuse("window_passed", MSG_LEVEL_OVER, field, **p)
         value = changes.get("addon_at")
         if "addon_at" in changes and value is not None and value < now:
             number = sum(1 for it in items[: value + 1] if it.kind == "break")
-            raise _refuse("window_passed", MSG_BREAK_OVER.format(n=number), "addon_at")
+            raise _refuse("window_passed", MSG_BREAK_OVER, "addon_at", n=number)
     if any(f in changes for f in BOUNTY_FIELDS):
         tournaments.bounty_options({f: changes.get(f, getattr(t, f)) for f in BOUNTY_FIELDS})
-    for what, label in (("rebuy", "rebuy"), ("addon", "add-on")):
+    for what, msg in MSG_FEE_NEEDS_PRICE.items():
         price = changes.get(f"{what}_price", getattr(t, f"{what}_price"))
         fee = changes.get(f"{what}_fee", getattr(t, f"{what}_fee"))
         if fee and not price:
-            msg = MSG_FEE_NEEDS_PRICE.format(what=label)
             raise _refuse("bad_input", msg, f"{what}_fee", 400)
 
 
@@ -322,8 +345,7 @@ def tournament_settings_update(
         changes = {}
     for field in changes:
         if field not in LABELS:
-            msg = MSG_UNKNOWN_SETTING.format(field=field)
-            raise DomainError("bad_input", msg, fields={str(field): msg})
+            raise _refuse("bad_input", MSG_UNKNOWN_SETTING, str(field), 400, field=field)
     changes = starts.parsed(  # the start: a redo replays the ISO text it recorded
         {f: (v.strip() if f == "name" and isinstance(v, str) else v) for f, v in changes.items()}
     )
@@ -344,8 +366,9 @@ def tournament_settings_update(
         raise _refuse("bad_percentages", money.MSG_BAD_TABLE, "payout_percentages", 400)
     unit = changes.get("rounding_unit")
     if unit is not None and (type(unit) is not int or not 0 < unit <= 10**11):
-        msg = MSG_BAD_VALUE.format(label=LABELS["rounding_unit"], hint="an amount above zero")
-        raise _refuse("bad_rounding_unit", msg, "rounding_unit", 400)
+        hint = _hint(N_("an amount above zero"))
+        f = "rounding_unit"
+        raise _refuse("bad_rounding_unit", MSG_BAD_VALUE, f, 400, label=label(f), hint=hint)
     call = {"service": "tournament_settings_update", "kwargs": {"changes": starts.plain(changes)}}
     with tournament_action(tournament_id, call=call) as t:
         if t.status == Tournament.Status.FINISHED:
@@ -523,9 +546,10 @@ def envelopes_hint(t: Tournament) -> str | None:
     if t.bounty_kind != Tournament.BountyKind.MYSTERY:
         return None
     totals = bounty_totals(t)
-    return MSG_ENVELOPES_HINT.format(
-        envelopes=money_exact(totals["in_envelopes"]), collected=money_exact(totals["collected"])
-    )
+    return gettext(MSG_ENVELOPES_HINT) % {
+        "envelopes": money_exact(totals["in_envelopes"]),
+        "collected": money_exact(totals["collected"]),
+    }
 
 
 def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
@@ -573,4 +597,4 @@ def changes_from_form(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
 def locked_fields(t: Tournament) -> dict[str, str]:
     """The settings form's fields that can no longer change, with why: the service's own
     refusal (``field_locks``), shown under the field, which is then read-only."""
-    return {MODEL_TO_FORM.get(f, f): msg for f, (_code, msg) in field_locks(t).items()}
+    return {MODEL_TO_FORM.get(f, f): refusal_text(exc) for f, exc in lock_refusals(t).items()}

@@ -11,8 +11,11 @@ import math
 from django.http import Http404, HttpRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django_htmx.http import HttpResponseClientRedirect
 
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact
 from tourney.engine.structure import LEVEL, item_index_of, item_number_of
@@ -27,6 +30,7 @@ from tourney.views.dashboard.base import director_only, director_view, int_field
 NEW_PAGE = "dashboard/event_new.html"
 EVENT_PAGE = "dashboard/event.html"
 DEFAULT_SEATS = 9
+MSG_DAY2_SIZE = N_("Tables from 0 to 1000, seats per table from 2 to 12.")
 
 
 def _attach(form: event_setup.EventForm, exc: DomainError) -> None:
@@ -35,7 +39,9 @@ def _attach(form: event_setup.EventForm, exc: DomainError) -> None:
     fields = {event_setup.EVENT_FIELD_ALIASES.get(k, k): v for k, v in exc.fields.items()}
     if exc.code == "no_flight_end":  # RULES 10.2: either end will do
         fields = {"end_level": exc.message, "end_players": exc.message}
-    setup_views._attach(form, DomainError(exc.code, exc.message, fields=fields))
+    setup_views._attach(
+        form, DomainError(exc.code, exc.template, fields=fields, params=exc.params or None)
+    )
 
 
 def _preview(request: HttpRequest, form: event_setup.EventForm, ctx: dict):
@@ -60,7 +66,7 @@ def event_new(request: HttpRequest):
     if request.method == "POST":
         form = event_setup.EventForm(request.POST)
         if not form.is_valid():
-            ctx["message"] = "Some fields need a look."
+            ctx["message"] = _(setup_views.MSG_FIELDS)
             status = 400
         else:
             try:
@@ -76,7 +82,7 @@ def event_new(request: HttpRequest):
                     return redirect(target)
             except DomainError as exc:
                 _attach(form, exc)
-                ctx["message"] = exc.message
+                ctx["message"] = refusal_text(exc)
                 status = exc.status
     else:
         form = event_setup.EventForm()
@@ -105,7 +111,7 @@ def _event_context(s: EventSummary, *, tables: str = "", seats: str = "", level:
         "bagged_chips": sum(f.bagged_chips for f in s.flights),
         "pool": money_exact(s.pool),
         "prizes": [(n, money_exact(p)) for n, p in enumerate(s.prizes or (), start=1)],
-        "waiting": [f"Day 1{f.letter}" for f in s.flights if not f.bagged],
+        "waiting": [_("Day 1%(flight)s") % {"flight": f.letter} for f in s.flights if not f.bagged],
         "running": not s.all_bagged,
         "day2_tournament": day2,
         "tables": tables or str(max(1, math.ceil(s.day2_players / per_table))),
@@ -146,8 +152,7 @@ def event_day2(request: HttpRequest, event_id: int):
         tables = int_field(request.POST, "tables", "Tables")
         seats = int_field(request.POST, "seats", "Seats per table")
         if not 0 <= tables <= 1000 or not 2 <= seats <= 12:
-            msg = "Tables from 0 to 1000, seats per table from 2 to 12."
-            raise DomainError("bad_input", msg, fields={"tables": msg})
+            raise DomainError("bad_input", MSG_DAY2_SIZE, fields={"tables": MSG_DAY2_SIZE})
         level = int_field(request.POST, "level", "Day 2 starts at level", required=False)
         days = flights_of(event_id)
         start = (
@@ -164,7 +169,7 @@ def event_day2(request: HttpRequest, event_id: int):
         )
     except DomainError as exc:
         ctx = _event_context(s, **typed)
-        ctx["day2_message"] = exc.message
+        ctx["day2_message"] = refusal_text(exc)
         return render(request, EVENT_PAGE, ctx, status=exc.status)
     return redirect(target)
 
@@ -204,6 +209,6 @@ def flight_end(request: HttpRequest, t: Tournament):
         )
     except DomainError as exc:
         ctx = _end_context(t, **typed)
-        ctx["message"] = exc.message
+        ctx["message"] = refusal_text(exc)
         return render(request, FLIGHT_END_PAGE, ctx, status=exc.status)
     return redirect("tourney-dashboard", t.pk)  # its clock panel says the new end

@@ -8,9 +8,12 @@ from django.http import HttpRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from tourney import charts, form_messages
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Event, Tournament
@@ -19,6 +22,8 @@ from tourney.views.dashboard.base import CHANGED_EVENT, director_only, director_
 from tourney.views.dashboard.satellites import settings_context as satellite_settings_context
 
 PAST_SHOWN = 30
+MSG_FIELDS = N_("Some fields need a look.")
+MSG_FIELDS_NOT_SAVED = N_("Some fields need a look: nothing was saved.")
 
 
 FIELD_ALIASES = {
@@ -28,6 +33,15 @@ FIELD_ALIASES = {
     "rounding_unit": "rounding",
     "denominations": "chips",
 }
+
+
+def field_text(exc: DomainError, msg) -> str:
+    """A message a refusal puts at a field, in the active language: the refusal's own (its
+    template translated, then filled in) or a marked constant; anything else as written."""
+    text = str(msg)
+    if text == exc.message:
+        return refusal_text(exc)
+    return _(text) if text else text
 
 
 def _attach(form: setup.SetupForm, exc: DomainError) -> None:
@@ -46,10 +60,10 @@ def _attach(form: setup.SetupForm, exc: DomainError) -> None:
         if key in levels:
             continue
         if name in form.fields:
-            form.add_error(name, str(msg))
+            form.add_error(name, field_text(exc, msg))
             placed = True
     if not placed:
-        form.add_error(None, exc.message)
+        form.add_error(None, refusal_text(exc))
 
 
 def _preview(plan: dict) -> str:
@@ -74,7 +88,7 @@ def new(request: HttpRequest):
     if request.method == "POST":
         form = setup.SetupForm(request.POST)
         if not form.is_valid():
-            ctx["message"] = "Some fields need a look."
+            ctx["message"] = _(MSG_FIELDS)
             status = 400
         else:
             try:
@@ -94,7 +108,7 @@ def new(request: HttpRequest):
                     return redirect(target)
             except DomainError as exc:
                 _attach(form, exc)
-                ctx["message"] = exc.message
+                ctx["message"] = refusal_text(exc)
                 status = exc.status
     else:
         initial = None
@@ -121,7 +135,7 @@ def copy(request: HttpRequest, t: Tournament):
     except DomainError as exc:
         ctx = {
             "past": Tournament.objects.only("pk", "name", "created_at")[:PAST_SHOWN],
-            "message": exc.message,
+            "message": refusal_text(exc),
             "form": setup.SetupForm(initial=setup.copy_initial(t)),
         }
         return render(request, "dashboard/setup.html", ctx, status=exc.status)
@@ -138,10 +152,10 @@ def _attach_setting(form, exc: DomainError) -> None:
     for key, msg in exc.fields.items():
         name = tournament_settings.MODEL_TO_FORM.get(key, FIELD_ALIASES.get(key, key))
         if name in form.fields and isinstance(msg, str):
-            form.add_error(name, msg)
+            form.add_error(name, field_text(exc, msg))
             placed = True
     if not placed:
-        form.add_error(None, exc.message)
+        form.add_error(None, refusal_text(exc))
 
 
 def _put_current(data, name: str, value) -> None:
@@ -170,7 +184,7 @@ def settings_page(request: HttpRequest, t: Tournament):
                 _put_current(data, name, current[name])
         form = tournament_settings.SettingsForm(data)
         if not form.is_valid():
-            ctx["message"] = "Some fields need a look: nothing was saved."
+            ctx["message"] = _(MSG_FIELDS_NOT_SAVED)
             status = 400
         else:
             try:
@@ -180,7 +194,7 @@ def settings_page(request: HttpRequest, t: Tournament):
                 )
             except DomainError as exc:
                 _attach_setting(form, exc)
-                ctx["message"] = exc.message
+                ctx["message"] = refusal_text(exc)
                 status = exc.status
                 for name in locked:  # a read-only field shows what it is, not what was typed
                     _put_current(data, name, current[name])
@@ -194,7 +208,7 @@ def settings_page(request: HttpRequest, t: Tournament):
                     .first()
                 )
                 if not request.htmx:
-                    messages.success(request, f"Saved. {summary}")
+                    messages.success(request, _("Saved.") + f" {summary}")
                     return redirect(reverse("tourney-dashboard-settings", args=[t.pk]))
                 ctx["saved"] = summary
                 form = tournament_settings.SettingsForm(

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -191,6 +192,13 @@ def floor(request: HttpRequest, t: Tournament, tool: str | None = None):
 MSG_LEVELS_TOO_LONG = "The levels box holds at most 20,000 characters."
 MSG_BAD_HOURS = "Target hours: a number such as 8 or 6.5."
 STRUCTURE_FILLS = ("regular", "turbo", "deep", "generate")
+# The presets' buttons and their names in the "Filled from …" line.
+FILL_LABELS = {
+    "regular": gettext_lazy("Regular"),
+    "turbo": gettext_lazy("Turbo"),
+    "deep": gettext_lazy("Deep stack"),
+    "generate": gettext_lazy("the generator"),
+}
 
 
 def _structure_fill(t: Tournament, items, current: int | None, data) -> str:
@@ -342,6 +350,9 @@ def _editor_ctx(t, data, text, error, filled, current) -> dict[str, Any]:
         "editor_text": text,
         "editor_error": error,
         "filled": filled,
+        "filled_label": FILL_LABELS.get(filled, filled),
+        "presets": [(k, v) for k, v in FILL_LABELS.items() if k != "generate"],
+        "generate": "generate",
         "frozen": current,
         "frozen_label": _item_words(items, current),
         "gen": {name: value(name, default) for name, default in defaults.items()},
