@@ -58,7 +58,7 @@ def test_the_desk_page_in_german(german, tournament):
     html = german.get(url("tourney-desk", tournament)).content.decode()
     for words in (
         '<label for="desk-name">Name des Spielers</label>',
-        'placeholder="Ein paar Buchstaben des Namens eingeben"',
+        'placeholder="Ein paar Buchstaben eintippen"',
         ">Neuen Spieler anmelden</button>",
         "<h2>Letzte Anmeldungen</h2>",
         "Heute an der Kasse",
