@@ -1,6 +1,12 @@
 /* What the TV (display.js) and the lobby (lobby.js) share: the server's time as this browser
  * estimates it, and how a clock's figures are written. Loaded before either script.
  *
+ * Words in the page's language (issue 29): the page hands over its strings as JSON data
+ * (`display-strings`, tourney/views/display.py's screen_strings); `text(key, {name: value})`
+ * fills in their `%(name)s` places. Chips are grouped with the page's own thousands separator,
+ * as the server groups them and its money ("12,500", German "12.500"), so the first frame the
+ * server renders and every tick agree.
+ *
  * The server stamped its time somewhere between a request's start and its answer's arrival;
  * taken as stamped at the arrival, the estimate is never ahead of the server (a level never
  * rolls over early) and behind by at most the round trip (a busy server can stamp a page late
@@ -9,6 +15,20 @@
  */
 window.TourneyClock = (function () {
   "use strict";
+
+  var stringsEl = document.getElementById("display-strings");
+  var STRINGS = stringsEl ? JSON.parse(stringsEl.textContent) || {} : {};
+  var THOUSANDS = typeof STRINGS.thousands === "string" ? STRINGS.thousands : ",";
+  var GROUPED = new Intl.NumberFormat("en-US");
+
+  /* The page's string `key` (the key itself when the page has none), places filled in. */
+  function text(key, values) {
+    var s = Object.prototype.hasOwnProperty.call(STRINGS, key) ? STRINGS[key] : key;
+    if (!values) return s;
+    return s.replace(/%\((\w+)\)s/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
 
   function serverClock(body) {
     var samples = []; // [{offset, rtt}]: offset = server - client
@@ -36,7 +56,7 @@ window.TourneyClock = (function () {
     return { addSample: addSample, now: function () { return Date.now() + offset; } };
   }
 
-  function chips(n) { return Number(n).toLocaleString("en-US"); }
+  function chips(n) { return GROUPED.format(Number(n)).replace(/,/g, THOUSANDS); }
 
   function duration(ms) {
     if (ms === null || ms === undefined) return "–";
@@ -53,10 +73,19 @@ window.TourneyClock = (function () {
 
   function ante(item) {
     if (!item || item.kind !== "level") return "";
-    if (item.big_blind_ante) return "BB ante " + chips(item.big_blind_ante);
-    if (item.ante) return "Ante " + chips(item.ante);
-    return "No ante";
+    if (item.big_blind_ante) return text("bb_ante", { chips: chips(item.big_blind_ante) });
+    if (item.ante) return text("ante", { chips: chips(item.ante) });
+    return text("no_ante");
   }
 
-  return { serverClock: serverClock, chips: chips, duration: duration, blinds: blinds, ante: ante };
+  function levelTitle(item) {
+    if (!item) return "";
+    if (item.kind === "break") return text("break");
+    return item.number ? text("level", { number: item.number }) : "";
+  }
+
+  return {
+    serverClock: serverClock, chips: chips, duration: duration, blinds: blinds, ante: ante,
+    text: text, levelTitle: levelTitle
+  };
 })();

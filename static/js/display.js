@@ -7,7 +7,9 @@
  * mostly get 304. No inline script anywhere: the first state is JSON data in the page.
  *
  * URL options (TV): ?view=clock|seating|standings shows one view, ?rotate=20 seconds per view,
- * ?page=10 seconds per seating page, ?sound=1 starts unmuted, ?poll=1 seconds between polls.
+ * ?page=10 seconds per seating page, ?sound=1 starts unmuted, ?poll=1 seconds between polls,
+ * ?lang=de|es|en the language (issue 29: the page comes in it, its words for the countdown
+ * with it, clockcore.js's `text`; no English word is written here).
  */
 (function () {
   "use strict";
@@ -42,21 +44,26 @@
 
   var chips = window.TourneyClock.chips, duration = window.TourneyClock.duration;
   var blinds = window.TourneyClock.blinds, ante = window.TourneyClock.ante;
+  var text = window.TourneyClock.text, levelTitle = window.TourneyClock.levelTitle;
 
+  /* As the server words it (selectors/display_words.py's color_up_text). */
   function colorUp(item) {
     if (!item || item.kind !== "break" || !item.color_up || !item.color_up.length) return "";
     var names = item.color_up.map(function (v) {
       var color = state.chips[String(v)] || "";
-      return (color ? color + " " : "") + chips(v) + "s";
+      var words = { color: color, chips: chips(v) };
+      return color ? text("color_up_chip", words) : text("color_up_value", words);
     });
-    return "Color-up: the " + names.join(" and ") + " leave play";
+    var last = names.pop();
+    var together = names.length ? text("and_list", { chips: names.join(", "), last: last }) : last;
+    return text("color_up", { chips: together });
   }
 
   function nextText(item) {
-    if (!item) return "Last level";
-    if (item.kind === "break") return "Break · " + duration(item.seconds * 1000);
+    if (!item) return text("last_level");
+    if (item.kind === "break") return text("break_for", { duration: duration(item.seconds * 1000) });
     var a = ante(item);
-    return blinds(item) + (a !== "No ante" ? " · " + a : "");
+    return blinds(item) + (a !== text("no_ante") ? " · " + a : "");
   }
 
   // ------------------------------------------------------------ the clock
@@ -115,18 +122,17 @@
   }
 
   var lastIndex = null;
-  var lastRemaining = null;
 
   function renderClock() {
     var c = clockAt(serverNow());
     var item = c.item || {};
     var isBreak = item.kind === "break";
-    setText("level-title", isBreak ? "Break" : (item.number ? "Level " + item.number : ""));
+    setText("level-title", levelTitle(c.item));
     var cd = setText("countdown", c.status === "finished" ? "0:00" : duration(c.remaining));
     if (cd) cd.classList.toggle("long", cd.textContent.length > 5);
     // RULES 10.2: a day of a multi-day event stops; the tournament goes on another day.
-    var over = state.flight ? "Day over" : "Tournament complete";
-    var note = { not_started: "Starting soon", paused: "Paused", finished: over }[c.status] || "";
+    var over = text(state.flight ? "day_over" : "tournament_complete");
+    var note = { not_started: text("starting_soon"), paused: text("paused"), finished: over }[c.status] || "";
     setText("clock-note", note);
     show("clock-note", !!note);
     setText("blinds", blinds(item));
@@ -137,9 +143,9 @@
     setText("color-up", cu);
     show("color-up", !!cu);
     var dayOver = !!(state.flight && state.flight.over);  // RULES 10.2: a flight has ended
-    setText("next-level", dayOver ? "Bag and tag" : c.hasNext ? nextText(c.next) : "Last level");
+    setText("next-level", dayOver ? text("bag_and_tag") : c.hasNext ? nextText(c.next) : text("last_level"));
     body.classList.toggle("is-day-over", dayOver);
-    setText("next-break", isBreak ? "Now" : duration(c.toBreak));
+    setText("next-break", isBreak ? text("now") : duration(c.toBreak));
 
     var running = c.status === "running";
     body.classList.toggle("is-break", isBreak);
@@ -149,15 +155,13 @@
     body.classList.toggle("is-finished", c.status === "finished");
     body.classList.toggle("is-last-minute", running && c.remaining <= 60000);
 
-    if (lastIndex !== null && c.index !== lastIndex) {
-      body.dataset.switchedAt = String(Date.now());
-      if (running) chime("level");
-    } else if (running && lastRemaining !== null && lastRemaining > 60000 && c.remaining <= 60000) {
-      chime("warning");
-    }
+    if (lastIndex !== null && c.index !== lastIndex) body.dataset.switchedAt = String(Date.now());
     body.dataset.levelIndex = String(c.index);
     lastIndex = c.index;
-    lastRemaining = running ? c.remaining : null;
+    // The chimes and the spoken announcements (announce.js) follow the derived clock.
+    document.dispatchEvent(new CustomEvent("tourney:clock", {
+      detail: { clock: c, state: state, now: serverNow() }
+    }));
     return c;
   }
 
@@ -171,79 +175,7 @@
     tickTimer = setTimeout(tick, Math.max(10, Math.min(1000, delay)));
   }
 
-  // ------------------------------------------------------------ sound (Web Audio, no files)
-
-  var audio = null;
-  var soundOn = params.get("sound") === "1";
-
-  function ensureAudio() {
-    var Ctx = window.AudioContext || window.webkitAudioContext;
-    if (!Ctx) return null;
-    if (!audio) {
-      audio = new Ctx();
-      // A TV browser without a click keeps the context suspended (autoplay policy): the
-      // button says so until the context really runs.
-      audio.addEventListener("statechange", renderSound);
-    }
-    if (audio.state === "suspended") {
-      var resumed = audio.resume();
-      if (resumed && resumed.then) resumed.then(renderSound, renderSound);
-    }
-    return audio;
-  }
-
-  function audible() { return soundOn && !!audio && audio.state === "running"; }
-
-  function tone(ctx, freq, at, length, volume) {
-    var osc = ctx.createOscillator();
-    var gain = ctx.createGain();
-    osc.type = "sine";
-    osc.frequency.value = freq;
-    gain.gain.setValueAtTime(0.0001, at);
-    gain.gain.exponentialRampToValueAtTime(volume, at + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
-    osc.connect(gain);
-    gain.connect(ctx.destination);
-    osc.start(at);
-    osc.stop(at + length + 0.05);
-  }
-
-  function chime(kind) {
-    body.dataset.lastChime = kind;
-    if (!soundOn) return;
-    var ctx = ensureAudio();
-    if (!ctx) return;
-    var t = ctx.currentTime + 0.05;
-    if (kind === "level") {
-      [523.25, 659.25, 783.99, 1046.5].forEach(function (f, k) { tone(ctx, f, t + k * 0.28, 0.9, 0.35); });
-    } else {
-      [880, 880].forEach(function (f, k) { tone(ctx, f, t + k * 0.45, 0.3, 0.3); });
-    }
-  }
-
-  function renderSound() {
-    var btn = $("sound");
-    if (!btn) return;
-    var on = audible();
-    // data-sound: "on" (heard), "blocked" (wanted, but the browser keeps audio suspended), "off"
-    body.dataset.sound = on ? "on" : (soundOn ? "blocked" : "off");
-    btn.textContent = on ? "Sound on" : "Sound off · click to turn on";
-    btn.setAttribute("aria-pressed", on ? "true" : "false");
-    btn.classList.toggle("on", on);
-  }
-
-  if (mode === "tv") {
-    if (soundOn) ensureAudio();
-    document.addEventListener("click", function (ev) {
-      var onButton = ev.target && ev.target.id === "sound";
-      // The button turns off only a sound that plays; a blocked one it turns on (the click
-      // is the gesture the browser waits for).
-      soundOn = onButton ? !audible() : true;
-      if (soundOn) ensureAudio();
-      renderSound();
-    });
-    renderSound();
-  }
+  // ------------------------------------------------------------ sound: static/js/announce.js
 
   // ------------------------------------------------------------ stats and payouts
 
@@ -294,7 +226,7 @@
     (b.biggest || []).forEach(function (h) {
       var li = document.createElement("li");
       li.appendChild(span("who", h.name));
-      li.appendChild(span("where", "T" + h.table + " S" + h.seat));
+      li.appendChild(span("where", text("table_seat", { table: h.table, seat: h.seat })));
       li.appendChild(span("amount", h.amount));
       rows.appendChild(li);
     });
@@ -313,7 +245,7 @@
     state.chip_leaders.forEach(function (c) {
       var li = document.createElement("li");
       li.appendChild(span("who", c.name));
-      li.appendChild(span("where", "T" + c.table + " S" + c.seat));
+      li.appendChild(span("where", text("table_seat", { table: c.table, seat: c.seat })));
       li.appendChild(span("chips", c.chips));
       li.appendChild(span("at", c.at));
       rows.appendChild(li);
@@ -409,7 +341,7 @@
     if (payouts.length > perColumn * cols && note) {
       // Not all fit: the notice takes its line first, the rows get what is left.
       var from = firstPlace(payouts[0].places), to = lastPlace(payouts[payouts.length - 1].places);
-      note.textContent = "+" + to + " more: places " + from + "–" + to; // a first measure
+      note.textContent = text("more_places", { count: to, from: from, to: to }); // a first measure
       note.hidden = false;
       var nb = note.getBoundingClientRect();
       var nm = parseFloat(getComputedStyle(note).marginTop) || 0;
@@ -419,7 +351,8 @@
       from = firstPlace(rest[0].places);
       var count = Number(to) - Number(from) + 1;
       if (!(count > 0)) count = rest.length;
-      note.textContent = "+" + count + " more: " + (from === to ? "place " + from : "places " + from + "–" + to);
+      note.textContent = from === to ? text("more_place", { count: count, place: from })
+        : text("more_places", { count: count, from: from, to: to });
       list.dataset.more = String(count);
     } else if (payouts.length > perColumn * cols) {
       shown = perColumn * cols;
@@ -487,7 +420,7 @@
     rows.slice(page * size, (page + 1) * size).forEach(function (r) { frag.appendChild(seatRow(r)); });
     board.replaceChildren(frag);
     setText("seating-count", String(rows.length));
-    setText("seating-page", pageCount > 1 ? "Page " + (page + 1) + " of " + pageCount : "");
+    setText("seating-page", pageCount > 1 ? text("page_of", { page: page + 1, pages: pageCount }) : "");
 
     var moves = $("moves");
     if (moves) {
@@ -502,7 +435,7 @@
         li.appendChild(mv);
         mf.appendChild(li);
       });
-      if (!mf.childNodes.length) mf.appendChild(span("none", "No moves"));
+      if (!mf.childNodes.length) mf.appendChild(span("none", text("no_moves")));
       moves.replaceChildren(mf);
       fitMoves(moves);
     }
@@ -523,7 +456,7 @@
       hidden += 1;
       var more = document.createElement("li");
       more.className = "more";
-      more.textContent = "+" + hidden + " earlier";
+      more.textContent = text("earlier", { count: hidden });
       list.appendChild(more);
     }
     list.dataset.more = String(hidden);
@@ -596,7 +529,8 @@
     var url = body.dataset.findUrl;
     var results = $("find-results");
     if (!url || !results || !query) return;
-    fetch(url + "?name=" + encodeURIComponent(query), { cache: "no-store", credentials: "omit" })
+    var sep = url.indexOf("?") < 0 ? "?" : "&"; // the find URL keeps the page's ?lang=
+    fetch(url + sep + "name=" + encodeURIComponent(query), { cache: "no-store", credentials: "omit" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (html === null) return;

@@ -8,7 +8,8 @@
  * Polls send If-None-Match and mostly get 304 (one ETag for the whole lobby). No inline
  * script: the first state is JSON data in the page.
  *
- * URL option: ?poll=1 seconds between polls.
+ * URL options: ?poll=1 seconds between polls; ?lang=de|es|en the language (issue 29: the page
+ * comes in it with its words for the cards, clockcore.js's `text`; none is written here).
  */
 (function () {
   "use strict";
@@ -37,22 +38,23 @@
 
   var chips = window.TourneyClock.chips, duration = window.TourneyClock.duration;
   var blinds = window.TourneyClock.blinds, ante = window.TourneyClock.ante;
+  var text = window.TourneyClock.text, levelTitle = window.TourneyClock.levelTitle;
 
   function nextText(item) {
-    if (!item) return "Last level";
-    if (item.kind === "break") return "Next: break · " + duration(item.seconds * 1000);
-    return "Next: " + blinds(item);
+    if (!item) return text("last_level");
+    if (item.kind === "break") return text("next_break_for", { duration: duration(item.seconds * 1000) });
+    return text("next_blinds", { blinds: blinds(item) });
   }
 
   /* "in 1 h 12 min", "in 12 min", "in 40 s" until a registering event's start. */
   function startsIn(ms) {
-    if (ms <= 0) return "Starting soon";
+    if (ms <= 0) return text("starting_soon");
     var min = Math.ceil(ms / 60000);
-    if (min < 2) return "in " + Math.ceil(ms / 1000) + " s";
-    if (min < 60) return "in " + min + " min";
+    if (min < 2) return text("in_seconds", { seconds: Math.ceil(ms / 1000) });
+    if (min < 60) return text("in_minutes", { minutes: min });
     var h = Math.floor(min / 60), m = min % 60;
-    if (h >= 24) return "in " + Math.floor(h / 24) + " d " + (h % 24) + " h";
-    return "in " + h + " h" + (m ? " " + m + " min" : "");
+    if (h >= 24) return text("in_days", { days: Math.floor(h / 24), hours: h % 24 });
+    return m ? text("in_hours_minutes", { hours: h, minutes: m }) : text("in_hours", { hours: h });
   }
 
   // ------------------------------------------------------------ a card's clock
@@ -123,7 +125,7 @@
     var parts = { art: art, badge: badge, card: card };
     // Registering with a start time: the time it starts; else the clock, as the TV has it.
     var startView = registering && !!card.starts_text;
-    parts.level = clock.appendChild(el("p", "ev-level", startView ? "Starts" : ""));
+    parts.level = clock.appendChild(el("p", "ev-level", startView ? text("starts") : ""));
     parts.countdown = clock.appendChild(el("p", "ev-countdown" + (startView ? " ev-start" : "")));
     if (startView) {
       parts.countdown.textContent = card.starts_text;
@@ -135,21 +137,21 @@
     art.appendChild(clock);
     var dl = el("dl", "ev-stats");
     if (card.registering) {
-      dl.appendChild(stat("ev-seats", "Seats left", card.seats_left === null ? "–" : String(card.seats_left)));
+      dl.appendChild(stat("ev-seats", text("seats_left"), card.seats_left === null ? "–" : String(card.seats_left)));
       var parts_ = card.price_parts && card.price_parts !== card.price ? " " + card.price_parts : "";
-      dl.appendChild(stat("ev-price", "Buy-in", card.price, parts_));
+      dl.appendChild(stat("ev-price", text("buy_in"), card.price, parts_));
     }
     if (registering) {
-      dl.appendChild(stat("ev-players", "Entries", String(card.entries)));
+      dl.appendChild(stat("ev-players", text("entries"), String(card.entries)));
     } else {
-      dl.appendChild(stat("ev-players", "Players", String(card.players_left), " / " + card.entries));
-      dl.appendChild(stat("ev-avg", "Avg stack", chips(card.average_stack)));
-      var brk = dl.appendChild(stat("ev-break", "Next break", "–"));
+      dl.appendChild(stat("ev-players", text("players"), String(card.players_left), " / " + card.entries));
+      dl.appendChild(stat("ev-avg", text("avg_stack"), chips(card.average_stack)));
+      var brk = dl.appendChild(stat("ev-break", text("next_break"), "–"));
       parts.toBreak = brk.querySelector("dd");
     }
     dl.appendChild(stat("ev-pool", card.pool_label, card.prize_pool));
     art.appendChild(dl);
-    var link = el("a", "ev-link", "Seating board ›");
+    var link = el("a", "ev-link", text("seating_board"));
     link.href = body.dataset.seatingUrl.replace("__token__", encodeURIComponent(card.token));
     art.appendChild(link);
     return parts;
@@ -164,26 +166,26 @@
     var card = p.card;
     var registering = card.phase === "registering";
     if (p.soon) {
-      setText(p.badge, "Registering");
+      setText(p.badge, text("registering"));
       setText(p.soon, startsIn(card.starts_at_ms - now));
       return false;
     }
     var c = clockAt(card, now);
     var item = c.item || {};
     var isBreak = item.kind === "break";
-    var note = { paused: "Paused", finished: card.flight_line ? "Day over" : "Complete" }[c.status];
-    if (registering) note = "Registering";
-    else if (!note && isBreak) note = "Break";
-    setText(p.badge, note || (card.hand_for_hand ? "Hand for hand" : "Running"));
-    setText(p.level, isBreak ? "Break" : (item.number ? "Level " + item.number : ""));
+    var note = { paused: text("paused"), finished: text(card.flight_line ? "day_over" : "complete") }[c.status];
+    if (registering) note = text("registering");
+    else if (!note && isBreak) note = text("break");
+    setText(p.badge, note || text(card.hand_for_hand ? "hand_for_hand" : "running"));
+    setText(p.level, levelTitle(c.item));
     setText(p.countdown, c.status === "finished" ? "0:00" : duration(c.remaining));
     p.countdown.classList.toggle("long", p.countdown.textContent.length > 5);
-    if (isBreak) setText(p.blinds, c.hasNext ? nextText(c.next) : "Last level");
+    if (isBreak) setText(p.blinds, c.hasNext ? nextText(c.next) : text("last_level"));
     else {
       var a = ante(item);
       p.blinds.replaceChildren(document.createTextNode(blinds(item) + " "), el("span", "ev-ante", a));
     }
-    setText(p.toBreak, isBreak ? "Now" : duration(c.toBreak));
+    setText(p.toBreak, isBreak ? text("now") : duration(c.toBreak));
     var art = p.art;
     art.classList.toggle("is-break", isBreak);
     art.classList.toggle("is-paused", c.status === "paused");
@@ -215,7 +217,7 @@
     shown = cards.map(cardEl);
     var frag = document.createDocumentFragment();
     shown.forEach(function (p) { frag.appendChild(p.art); });
-    if (!cards.length) frag.appendChild(el("p", "lobby-empty", "No event to show yet."));
+    if (!cards.length) frag.appendChild(el("p", "lobby-empty", text("no_event")));
     grid.replaceChildren(frag);
     body.dataset.page = String(page + 1);
     body.dataset.pages = String(pages);

@@ -19,38 +19,53 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Q, Sum
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
+from django.utils.translation import pgettext
 
 from tables.models import Move, Seat, Table
+from tourney.core.money_text import money_exact, money_whole
 from tourney.engine import clock as clock_engine
-from tourney.engine.money_format import money_exact, money_whole
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
 from tourney.selectors import average_stack, clock_payload, total_chips
+from tourney.selectors.announcements import speech_state
 from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.clock import structure_items
 from tourney.selectors.display_bounties import bounty_panel
 from tourney.selectors.display_chip_counts import chip_leaders_panel
 from tourney.selectors.display_standings import standings_panel
+from tourney.selectors.display_words import (  # noqa: F401 - the screens read them here
+    ante_text,
+    blinds_text,
+    chips_text,
+    clock_words,
+    color_up_text,
+    duration_display,
+    level_title,
+    next_text,
+)
 from tourney.selectors.flights import DayScreen, day_screen, event_pool_so_far, is_flight
 from tourney.selectors.money import pool_of, prizes_of
 from tourney.selectors.satellites import prize_words, seats_of
 
 # Bump when the state's shape changes, so browsers holding an old ETag get the new shape
 # (3: the bounties, issue 25; 4: the chip leaders, issue 26; 5: a multi-day event's day;
-# 6: a season's standings, issue 27).
-STATE_FORMAT = 6
+# 6: a season's standings, issue 27; 7: worded in the screen's language, issue 29).
+STATE_FORMAT = 7
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
 # RULES 10.6: a Day 1 flight pays no places of its own.
-MSG_FLIGHT_PAYOUTS = "Places are paid on Day 2, from the pool of every flight."
+MSG_FLIGHT_PAYOUTS = N_("Places are paid on Day 2, from the pool of every flight.")
 UPCOMING_ITEMS = 12
 # What models.new_display_token (secrets.token_urlsafe) writes, within the column's 64.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -72,19 +87,6 @@ def public_name(style: str, name: str, nickname: str = "") -> str:
     return f"{words[0]} {words[-1][0]}."
 
 
-def duration_display(ms: int | None) -> str:
-    """A countdown as the TV shows it: M:SS, or H:MM:SS from an hour up. Seconds round up, so
-    0:00 shows only at the boundary itself (the browser formats the same way)."""
-    if ms is None:
-        return ""
-    seconds = max(0, -(-int(ms) // 1000))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}:{minutes:02d}:{secs:02d}"
-    return f"{minutes}:{secs:02d}"
-
-
 def _epoch_ms(moment: datetime) -> int:
     return clock_engine.to_ms(moment)
 
@@ -94,8 +96,20 @@ def _epoch_ms(moment: datetime) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Version:
+    """A token's tournament, the ETag of its state in the language the screen speaks (the
+    active one), and the tournament's own ``language`` (``core.language`` reads it, so a poll
+    answered with 304 reads no tournament row)."""
+
     tournament_id: int
     etag: str
+    language: str = ""
+
+
+def screen_language() -> str:
+    """The active language's code as the public states name it: "en", "de", "es" (issue 29:
+    a German and an English screen never share a cached state or an ETag)."""
+    code = translation.get_language() or settings.LANGUAGE_CODE
+    return code.split("-")[0].lower()
 
 
 def _cache_key(token: str) -> str:
@@ -106,10 +120,23 @@ def _etag(
     version: int, index: int, left_ms: int, at: datetime | None, running: bool, started: bool
 ):
     at_ms = _epoch_ms(at) if at is not None else 0
-    return f'"{STATE_FORMAT}.{version}.{index}.{left_ms}.{at_ms}.{int(running)}{int(started)}"'
+    flags = f"{int(running)}{int(started)}"
+    return f'"{STATE_FORMAT}.{version}.{index}.{left_ms}.{at_ms}.{flags}.{screen_language()}"'
+
+
+def _in_language(etag: str, code: str) -> str:
+    """An ETag of this module's for the same state in another language."""
+    return f'{etag.rsplit(".", 1)[0]}.{code}"'
+
+
+def spoken(version: Version) -> Version:
+    """The version of the state in the language now active (after the screen's view has
+    activated it, ``core.language.activate_screen_language``)."""
+    return replace(version, etag=_in_language(version.etag, screen_language()))
 
 
 def etag_of(t: Tournament) -> str:
+    """The ETag of ``t``'s state in the active language."""
     return _etag(
         t.version, t.clock_index, t.clock_left_ms, t.clock_at, t.clock_running, t.clock_started
     )
@@ -127,11 +154,12 @@ def display_version(token: str) -> Version | None:
     key = _cache_key(token)
     hit = cache.get(key)
     if hit is not None:
-        return Version(*hit)
+        return spoken(Version(*hit))
     row = (
         Tournament.objects.filter(display_token=token)
         .values_list(
             "pk",
+            "language",
             "version",
             "clock_index",
             "clock_left_ms",
@@ -143,19 +171,26 @@ def display_version(token: str) -> Version | None:
     )
     if row is None:
         return None
-    found = Version(row[0], _etag(*row[1:]))
-    cache.set(key, (found.tournament_id, found.etag), ETAG_TTL_SECONDS)
+    found = Version(row[0], _etag(*row[2:]), row[1])
+    cache.set(key, (found.tournament_id, found.etag, found.language), ETAG_TTL_SECONDS)
     return found
 
 
-def _version_number(etag: str) -> int | None:
-    """The version part of an ETag this module wrote, or None for anything else. ASCII digits
-    only: "²".isdigit() is true, but int("²") raises (a header may carry any Latin-1 byte)."""
+def _version_number(etag: str, language: str | None = None) -> int | None:
+    """The version part of an ETag this module wrote (in ``language``, when given), or None
+    for anything else. ASCII digits only: "²".isdigit() is true, but int("²") raises (a
+    header may carry any Latin-1 byte)."""
     parts = etag.strip().removeprefix("W/").strip('"').split(".")
-    if len(parts) != 6 or parts[0] != str(STATE_FORMAT):
+    if len(parts) != 7 or parts[0] != str(STATE_FORMAT):
+        return None
+    if language is not None and parts[6] != language:
         return None
     number = parts[1]
     return ascii_int(number, 20)
+
+
+def _language_of(etag: str) -> str:
+    return etag.strip('"').rsplit(".", 1)[-1]
 
 
 def is_current(if_none_match: str, version: Version) -> bool:
@@ -170,7 +205,10 @@ def is_current(if_none_match: str, version: Version) -> bool:
     if version.etag in tags or "*" in tags:
         return True
     ours = _version_number(version.etag)
-    return any((v := _version_number(tag)) is not None and v > (ours or 0) for tag in tags)
+    language = _language_of(version.etag)  # a newer state in another language is no answer
+    return any(
+        (v := _version_number(tag, language)) is not None and v > (ours or 0) for tag in tags
+    )
 
 
 def forget_version(token: str) -> None:
@@ -284,8 +322,13 @@ def _seating(
 
 
 def ordinal(n: int) -> str:
+    """A place as the active language writes it: "4th" (English's suffix is a value the
+    translation may leave out: German "4.", Spanish "4.º")."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return pgettext("ordinal place: 1st, 2nd", "%(number)s%(suffix)s") % {
+        "number": n,
+        "suffix": suffix,
+    }
 
 
 def place_text(place: int, place_to: int) -> str:
@@ -305,7 +348,7 @@ def _deal_rows(t: Tournament) -> list[dict[str, Any]]:
     )
     return [
         {
-            "places": "Deal" if place is None else str(place + lag),
+            "places": pgettext("payouts", "Deal") if place is None else str(place + lag),
             "name": public_name(t.public_names, name, nick),
             "amount": money_whole(amount),
             "deal": True,
@@ -427,7 +470,7 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     if day is not None:  # RULES 10.2: the key only in a multi-day event
         state["flight"] = {"line": day.line, "over": day.ended}
         if flight:  # the pool shown is the event's so far, paid from Day 2 (RULES 10.6)
-            state["flight"].update(pool_label="Event pool", payouts_note=MSG_FLIGHT_PAYOUTS)
+            state["flight"].update(pool_label=_("Event pool"), payouts_note=_(MSG_FLIGHT_PAYOUTS))
     if bounties:  # the key only in a bounty event: a plain event's state stays as it was
         state["bounties"] = bounty_panel(t, list(seats.values()), left)
     # RULES 10.8: the key only once counts exist; its one query takes the place of the
@@ -438,6 +481,7 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
         state["standings"] = standings_panel(
             t, lambda name, nick: public_name(t.public_names, name, nick)
         )
+    state["speech"] = speech_state(t, state)  # issue 29: what the TV says, in its language
     return state
 
 
@@ -472,81 +516,5 @@ def cached_state(token: str, version: Version) -> dict[str, Any] | None:
     # one: remember it, so the next polls compare against what the screens now hold.
     cache.set(_state_key(token, state["etag"]), state, STATE_TTL_SECONDS)
     if state["etag"] != version.etag:
-        cache.set(_cache_key(token), (t.pk, state["etag"]), ETAG_TTL_SECONDS)
+        cache.set(_cache_key(token), (t.pk, state["etag"], t.language), ETAG_TTL_SECONDS)
     return state
-
-
-# ---------------------------------------------------------------- the clock in words
-
-
-def _chips(value: int) -> str:
-    return f"{value:,}"
-
-
-def blinds_text(item: dict[str, Any] | None) -> str:
-    if not item or item["kind"] != "level":
-        return ""
-    return f"{_chips(item['small_blind'])} / {_chips(item['big_blind'])}"
-
-
-def ante_text(item: dict[str, Any] | None) -> str:
-    if not item or item["kind"] != "level":
-        return ""
-    if item["big_blind_ante"]:
-        return f"BB ante {_chips(item['big_blind_ante'])}"
-    if item["ante"]:
-        return f"Ante {_chips(item['ante'])}"
-    return "No ante"
-
-
-def color_up_text(item: dict[str, Any] | None, chips: dict[str, str]) -> str:
-    if not item or item["kind"] != "break" or not item["color_up"]:
-        return ""
-    names = []
-    for value in item["color_up"]:
-        color = chips.get(str(value), "")
-        names.append(f"{color} {_chips(value)}s".strip() if color else f"{_chips(value)}s")
-    return "Color-up: the " + " and ".join(names) + " leave play"
-
-
-def next_text(item: dict[str, Any] | None) -> str:
-    if not item:
-        return "Last level"
-    if item["kind"] == "break":
-        return f"Break · {duration_display(item['seconds'] * 1000)}"
-    ante = ante_text(item)
-    return blinds_text(item) + (f" · {ante}" if ante != "No ante" else "")
-
-
-def clock_words(state: dict[str, Any]) -> dict[str, str]:
-    """The server-rendered first frame (and the phone page without JavaScript); static/js/
-    display.js formats the same way as it counts down."""
-    items = state["items"]
-    cur = items[0] if items else None
-    nxt = items[1] if len(items) > 1 else None
-    status = state["status"]
-    if cur is None:
-        title = ""
-    elif cur["kind"] == "break":
-        title = "Break"
-    else:
-        title = f"Level {cur['number']}"
-    notes = {
-        "not_started": "Starting soon",
-        "paused": "Paused",
-        # RULES 10.2: a day of a multi-day event stops; the tournament goes on another day.
-        "finished": "Day over" if "flight" in state else "Tournament complete",
-    }
-    return {
-        "title": title,
-        "blinds": blinds_text(cur),
-        "ante": ante_text(cur),
-        "countdown": duration_display(state["remaining_ms"]) if status != "finished" else "0:00",
-        "next": "Bag and tag" if state.get("flight", {}).get("over") else next_text(nxt),
-        "to_break": duration_display(state["ms_to_next_break"])
-        if state["ms_to_next_break"] is not None
-        else "–",
-        "color_up": color_up_text(cur, state["chips"]),
-        "note": notes.get(status, ""),
-        "average_stack": _chips(state["average_stack"]),
-    }

@@ -11,16 +11,22 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
+from django.utils.translation import ngettext
+
+from tourney.core.money_text import money_whole
 from tourney.engine import bounties as engine
-from tourney.engine.money_format import money_whole
 from tourney.models import Tournament
 from tourney.selectors.bounties import envelopes_of
+from tourney.selectors.display_words import chips_text
 
 BIGGEST_SHOWN = 5
+# Worded in the screen's language (issue 29) when the panel is built.
 TITLES = {
-    Tournament.BountyKind.FIXED: "Bounty",
-    Tournament.BountyKind.PROGRESSIVE: "Biggest bounties",
-    Tournament.BountyKind.MYSTERY: "Mystery bounties",
+    Tournament.BountyKind.FIXED: N_("Bounty"),
+    Tournament.BountyKind.PROGRESSIVE: N_("Biggest bounties"),
+    Tournament.BountyKind.MYSTERY: N_("Mystery bounties"),
 }
 
 
@@ -45,7 +51,7 @@ def bounty_panel(t: Tournament, seats: list[tuple], players_left: int) -> dict[s
     panel: dict[str, Any] = {
         "kind": t.bounty_kind,
         "heads": t.bounty_kind != Tournament.BountyKind.MYSTERY,  # the board shows them
-        "title": TITLES.get(t.bounty_kind, "Bounties"),
+        "title": _(TITLES.get(t.bounty_kind, N_("Bounties"))),
         "figures": [],
         "biggest": [],
         "note": "",
@@ -54,14 +60,15 @@ def bounty_panel(t: Tournament, seats: list[tuple], players_left: int) -> dict[s
         grown = [s for s in seats if s[3] > t.bounty]
         panel["biggest"] = biggest_heads(grown)
         cash = t.bounty_cash_percent
+        words = {"start": start, "cash": cash, "head": 100 - cash}
         panel["note"] = (
-            f"Every bounty starts at {start} · {cash}% cash"
+            _("Every bounty starts at %(start)s · %(cash)s%% cash") % words
             if not grown
-            else f"Start {start} · {cash}% cash, {100 - cash}% on the head"
+            else _("Start %(start)s · %(cash)s%% cash, %(head)s%% on the head") % words
         )
     elif t.bounty_kind == Tournament.BountyKind.FIXED:
-        panel["figures"] = [{"label": "On every head", "value": start}]
-        panel["note"] = "Knock a player out, win their bounty"
+        panel["figures"] = [{"label": _("On every head"), "value": start}]
+        panel["note"] = _("Knock a player out, win their bounty")
     else:
         panel.update(_mystery(t, players_left))
     return panel
@@ -72,14 +79,18 @@ def _mystery(t: Tournament, players_left: int) -> dict[str, Any]:
     left = sum(envelopes.values())
     notes = []
     if envelopes:
-        notes.append(f"Top envelope {money_whole(max(envelopes))}")
+        notes.append(_("Top envelope %(amount)s") % {"amount": money_whole(max(envelopes))})
     if players_left > t.mystery_from_players:  # RULES 9.4: none drawn before the stage
-        notes.append(f"from {t.mystery_from_players} players left")
-    note = " · ".join(notes) or "No envelope left"
+        stage = t.mystery_from_players
+        notes.append(
+            ngettext("from %(count)s player left", "from %(count)s players left", stage)
+            % {"count": stage}
+        )
+    note = " · ".join(notes) or _("No envelope left")
     return {
         "figures": [
-            {"label": "Envelopes left", "value": f"{left:,}"},
-            {"label": "In envelopes", "value": money_whole(engine.envelope_total(envelopes))},
+            {"label": _("Envelopes left"), "value": chips_text(left)},
+            {"label": _("In envelopes"), "value": money_whole(engine.envelope_total(envelopes))},
         ],
         "note": note[:1].upper() + note[1:],
     }

@@ -14,6 +14,7 @@ from typing import Any
 from tourney.engine import bags
 from tourney.models import Tournament
 from tourney.selectors.chip_counts import LEADERS_SHOWN, at_time, count_records, latest_counts
+from tourney.selectors.display_words import chips_text
 
 
 def counted_at(t: Tournament, at: int) -> str:
@@ -37,7 +38,7 @@ def leader_rows(
                 "name": name,
                 "table": table,
                 "seat": seat,
-                "chips": f"{c.chips:,}",
+                "chips": chips_text(c.chips),
                 "at": counted_at(t, c.at),
             }
         )

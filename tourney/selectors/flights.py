@@ -11,6 +11,8 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tourney.engine import bags as bags_engine
 from tourney.engine import clock as clock_engine
@@ -179,8 +181,9 @@ def _flight_clock(
 
 
 def day_name(t: Tournament) -> str:
-    """The day as the room calls it: "Day 1B" (a flight: the day and its letter), "Day 2"."""
-    return f"Day {t.day}{t.flight if t.day == 1 else ''}"
+    """The day as the room calls it: "Day 1B" (a flight: the day and its letter), "Day 2"; in
+    the active language (issue 29)."""
+    return _("Day %(day)s%(flight)s") % {"day": t.day, "flight": t.flight if t.day == 1 else ""}
 
 
 def _end_words(t: Tournament, items: tuple[clock_engine.Item, ...]) -> str:
@@ -191,14 +194,21 @@ def _end_words(t: Tournament, items: tuple[clock_engine.Item, ...]) -> str:
         number = item_number_of(items, clock_engine.LEVEL, t.end_at_level) or 0
         last = items[t.end_at_level] if t.end_at_level < len(items) else None
         if last is not None and last.kind == clock_engine.BREAK:
-            words.append(f"bagging at the break after level {number}")
+            words.append(_("bagging at the break after level %(number)s") % {"number": number})
         else:
-            words.append(f"bagging at the end of level {number}")
+            words.append(_("bagging at the end of level %(number)s") % {"number": number})
     if t.end_at_players is not None:
+        count = t.end_at_players
         if words:
-            words.append(f"or at {t.end_at_players} players")
+            words.append(
+                ngettext("or at %(count)s player", "or at %(count)s players", count)
+                % {"count": count}
+            )
         else:
-            words.append(f"plays down to {t.end_at_players} players")
+            words.append(
+                ngettext("plays down to %(count)s player", "plays down to %(count)s players", count)
+                % {"count": count}
+            )
     return " ".join(words)
 
 
@@ -209,9 +219,9 @@ def _line(t: Tournament, items: tuple[clock_engine.Item, ...], reason: str | Non
     if not is_flight(t):
         return name
     if t.bagged:
-        return f"{name} — the day is over: the chips are bagged for Day 2"
+        return _("%(day)s — the day is over: the chips are bagged for Day 2") % {"day": name}
     if reason is not None:
-        return f"{name} — the day is over: bag and tag"
+        return _("%(day)s — the day is over: bag and tag") % {"day": name}
     ends = _end_words(t, items) if flight_end_of(t) is not None else ""
     return f"{name} — {ends}" if ends else name
 

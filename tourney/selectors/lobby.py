@@ -43,13 +43,14 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, Q, Sum
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from tables.models import Table
 from tables.selectors import blocked_sql
+from tourney.core.money_text import money_whole
 from tourney.core.rows import kept_cursor
 from tourney.engine import clock as clock_engine
-from tourney.engine.money_format import money_whole
 from tourney.models import Entry, Lobby, Tournament
 from tourney.selectors import average_stack, total_chips
 from tourney.selectors import display as public
@@ -58,8 +59,9 @@ from tourney.selectors.clock import clock_read, structures_items
 from tourney.selectors.flights import day_screen, event_pool_so_far, is_flight
 from tourney.selectors.money import pool_of
 
-# Bump when the state's shape changes, so screens holding an old ETag get the new shape.
-LOBBY_FORMAT = 1
+# Bump when the state's shape changes, so screens holding an old ETag get the new shape
+# (2: worded in the screen's language, issue 29).
+LOBBY_FORMAT = 2
 ETAG_TTL_SECONDS = 1
 STATE_TTL_SECONDS = 10
 MSG_NO_LOBBY = "No lobby display has this link."
@@ -153,6 +155,14 @@ def _etag(settings: tuple, rows: list[dict]) -> str:
     return f'"L{LOBBY_FORMAT}.{digest}"'
 
 
+def _spoken(version: LobbyVersion) -> LobbyVersion:
+    """The version of the lobby's state in the active language (issue 29: the lobby speaks
+    the URL's ``?lang=``, else the browser's or the site's; a German and an English screen
+    never share a state or an ETag)."""
+    etag = f'{version.etag[:-1]}.{public.screen_language()}"'
+    return LobbyVersion(version.lobby_id, etag, version.events)
+
+
 def lobby_version(token: str, now: datetime | None = None) -> LobbyVersion | None:
     """The lobby id, its ETag and the events shown behind a lobby token, or None for a wrong
     token. Cached for a second per token, as the display's (``display.display_version``): a
@@ -162,7 +172,7 @@ def lobby_version(token: str, now: datetime | None = None) -> LobbyVersion | Non
     key = _cache_key(token)
     hit = cache.get(key)
     if hit is not None:
-        return LobbyVersion(hit[0], hit[1], tuple(hit[2]))
+        return _spoken(LobbyVersion(hit[0], hit[1], tuple(hit[2])))
     row = (
         Lobby.objects.filter(token=token)
         .annotate(chosen=Count("tournaments"))
@@ -174,7 +184,7 @@ def lobby_version(token: str, now: datetime | None = None) -> LobbyVersion | Non
     rows = _event_rows(row[0], row[4] > 0, now or timezone.now())
     found = LobbyVersion(row[0], _etag(row[:4], rows), tuple(r["pk"] for r in rows))
     cache.set(key, (found.lobby_id, found.etag, list(found.events)), ETAG_TTL_SECONDS)
-    return found
+    return _spoken(found)
 
 
 def is_current(if_none_match: str, version: LobbyVersion) -> bool:
@@ -247,13 +257,14 @@ def _clock(t: Tournament, now: datetime, items) -> tuple[dict[str, Any], Any]:
 
 
 def starts_text(t: Tournament, now: datetime) -> str:
-    """When the event starts, in its zone: "19:00" today, "Sat 5 Dec 19:00" another day."""
+    """When the event starts, in its zone: "19:00" today, "Sat 5 Dec 19:00" another day (the
+    day and month in the active language's words: "Sa 5 Dez 19:00")."""
     if t.starts_at is None:
         return ""
     local = timezone.localtime(t.starts_at, t.zone)
     if local.date() == timezone.localtime(now, t.zone).date():
         return local.strftime("%H:%M")
-    return f"{local:%a} {local.day} {local:%b %H:%M}"
+    return formats.date_format(local, "D j M H:i")
 
 
 def _registration(t: Tournament, index: int, counts: dict, free: int | None) -> dict[str, Any]:
@@ -304,7 +315,7 @@ def _card(t: Tournament, now: datetime, items, counts: dict, free: int | None) -
         "entries": counts.get("entries", 0),
         "average_stack": average_stack(chips, left),
         "prize_pool": money_whole(pool),
-        "pool_label": "Event pool" if flight else "Prize pool",
+        "pool_label": _("Event pool") if flight else _("Prize pool"),
         "hand_for_hand": t.hand_for_hand,
         "starts_at_ms": clock_engine.to_ms(t.starts_at) if t.starts_at else None,
         "starts_text": starts_text(t, now),

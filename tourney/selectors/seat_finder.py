@@ -12,24 +12,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
 from tables.models import Move, Seat
-from tourney.engine.money_format import money_exact, money_whole
+from tourney.core.money_text import money_exact, money_whole
 from tourney.models import Entry, Tournament
 from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.chip_counts import count_records, latest_counts
 from tourney.selectors.display import place_text, public_name
 from tourney.selectors.display_chip_counts import counted_at
+from tourney.selectors.display_words import chips_text
 
 FIND_MIN_CHARS = 2
 FIND_MAX_CHARS = 60
 FIND_LIMIT = 10
 MY_MOVES_LIMIT = 5
 
-MSG_FIND_TOO_SHORT = "Type at least 2 letters of your name."
-MSG_FIND_TOO_LONG = "That is longer than any name here."
-MSG_FIND_NONE = "No player in the tournament matches that name."
-MSG_FIND_TOO_MANY = "More than 10 players match: type more of your name."
+# The answer says them in the screen's language (issue 29).
+MSG_FIND_TOO_SHORT = N_("Type at least 2 letters of your name.")
+MSG_FIND_TOO_LONG = N_("That is longer than any name here.")
+MSG_FIND_NONE = N_("No player in the tournament matches that name.")
+MSG_FIND_TOO_MANY = N_("More than 10 players match: type more of your name.")
 
 # A finished entry's (place, place_to, prize, deal made)
 Finish = tuple[int, int, int, bool]
@@ -52,21 +56,21 @@ def find_seat(t: Tournament, query: str) -> dict[str, Any]:
     (``bounty_won``), as text; "" otherwise.
 
     Answers {"query", "error", "results": [{"name", "table", "seat", "waiting", "moves",
-    "place", "place_text", "prize", "deal", "so_far", "bounties", "bounty", "bounty_won",
+    "place", "place_text", "winner", "prize", "deal", "so_far", "bounties", "bounty", "bounty_won",
     "chips", "counted_at"}]}
     (``place`` None while still in)."""
     q = _norm(query or "")
     answer: dict[str, Any] = {"query": " ".join((query or "").split()), "error": "", "results": []}
     refused = _query_refused(q)
     if refused is not None:
-        answer["error"] = refused
+        answer["error"] = _(refused) if refused else ""
         return answer
     found, finished, bounties = _matches(t, q)
     if not found:
-        answer["error"] = MSG_FIND_NONE
+        answer["error"] = _(MSG_FIND_NONE)
         return answer
     if len(found) > FIND_LIMIT:
-        answer["error"] = MSG_FIND_TOO_MANY
+        answer["error"] = _(MSG_FIND_TOO_MANY)
         return answer
     answer["results"] = _results(t, found, finished, bounties)
     return answer
@@ -133,8 +137,8 @@ def _my_moves(ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         if len(mine) < MY_MOVES_LIMIT:
             mine.append(
                 {
-                    "from": f"Table {ft}, seat {fs}",
-                    "to": f"Table {tt}, seat {ts}",
+                    "from": _("Table %(table)s, seat %(seat)s") % {"table": ft, "seat": fs},
+                    "to": _("Table %(table)s, seat %(seat)s") % {"table": tt, "seat": ts},
                     "at": timezone.localtime(at).strftime("%H:%M"),
                 }
             )
@@ -170,7 +174,7 @@ def _results(
             **_finish_of(t, finished.get(eid)),
             **_bounty_of(kinds, bounties[eid], eid in finished),
             # RULES 10.8: the player's latest chip count and when it was taken
-            "chips": f"{chips[eid].chips:,}" if eid in chips else "",
+            "chips": chips_text(chips[eid].chips) if eid in chips else "",
             "counted_at": counted_at(t, chips[eid].at) if eid in chips else "",
         }
         for eid, shown in found
@@ -204,12 +208,20 @@ def _finish_of(t: Tournament, row: Finish | None) -> dict[str, Any]:
     amount marked), the winner as such; ``so_far`` while late entries can still move the
     places of the players out down (RULES 7.1)."""
     if row is None:
-        return {"place": None, "place_text": "", "prize": "", "deal": False, "so_far": False}
+        return {
+            "place": None,
+            "place_text": "",
+            "winner": False,
+            "prize": "",
+            "deal": False,
+            "so_far": False,
+        }
     place, place_to, prize, deal = row
     place, place_to = place + t.place_lag, place_to + t.place_lag
     return {
         "place": place,
-        "place_text": "Winner" if place_to == 1 else place_text(place, place_to),
+        "place_text": _("Winner") if place_to == 1 else place_text(place, place_to),
+        "winner": place_to == 1,
         "prize": money_exact(prize) if prize else "",
         "deal": deal,
         "so_far": t.registration_open and t.status != Tournament.Status.FINISHED,

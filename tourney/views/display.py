@@ -2,7 +2,12 @@
 browser polls. No login: the tournament's display token is the key; a wrong token is a 404.
 
 The pages carry a strict Content-Security-Policy: script from static/js/display.js only (the
-first state is embedded as JSON data, never as code)."""
+first state is embedded as JSON data, never as code).
+
+They speak the tournament's language unless the URL says ``?lang=`` (issue 29,
+``core.language.activate_screen_language``); the state is built, cached and tagged per
+language, and the words the scripts write as they count down come with the page
+(``screen_strings``)."""
 
 from __future__ import annotations
 
@@ -13,9 +18,13 @@ from html import escape
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import formats, translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
+from tourney.core.language import activate_screen_language, shipped
 from tourney.models import Tournament
 from tourney.selectors import display as public
 from tourney.selectors import seat_finder
@@ -38,8 +47,86 @@ def _public_headers(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _state_or_404(token: str) -> tuple[public.Version, dict]:
+def screen_strings() -> dict[str, str]:
+    """The words static/js/display.js and lobby.js write as they count down, in the active
+    language (the page hands them over as JSON data, ``display-strings``): the same msgids as
+    the server's first frame (``selectors.display_words``), ``%(name)s`` filled in by
+    clockcore.js; ``thousands``: how chips are grouped, as the server groups them."""
+    return {
+        "thousands": str(formats.get_format("THOUSAND_SEPARATOR")),
+        "level": _("Level %(number)s"),
+        "break": _("Break"),
+        "break_for": _("Break · %(duration)s"),
+        "last_level": _("Last level"),
+        "bag_and_tag": _("Bag and tag"),
+        "now": _("Now"),
+        "starting_soon": _("Starting soon"),
+        "paused": _("Paused"),
+        "day_over": _("Day over"),
+        "tournament_complete": _("Tournament complete"),
+        "ante": _("Ante %(chips)s"),
+        "bb_ante": _("BB ante %(chips)s"),
+        "no_ante": _("No ante"),
+        "color_up": _("Color-up: the %(chips)s leave play"),
+        "color_up_chip": pgettext("color-up: a colour and a chip value", "%(color)s %(chips)ss"),
+        "color_up_value": pgettext("color-up: a chip value", "%(chips)ss"),
+        "and_list": _("%(chips)s and %(last)s"),
+        "table_seat": pgettext("table and seat, short", "T%(table)s S%(seat)s"),
+        "more_places": _("+%(count)s more: places %(from)s–%(to)s"),
+        "more_place": _("+%(count)s more: place %(place)s"),
+        "page_of": _("Page %(page)s of %(pages)s"),
+        "no_moves": _("No moves"),
+        "earlier": _("+%(count)s earlier"),
+        "sound_on": _("Sound on"),
+        "sound_off": _("Sound off · click to turn on"),
+        # the lobby's cards (lobby.js)
+        "next_break_for": _("Next: break · %(duration)s"),
+        "next_blinds": _("Next: %(blinds)s"),
+        "in_seconds": _("in %(seconds)s s"),
+        "in_minutes": _("in %(minutes)s min"),
+        "in_hours": _("in %(hours)s h"),
+        "in_hours_minutes": _("in %(hours)s h %(minutes)s min"),
+        "in_days": _("in %(days)s d %(hours)s h"),
+        "starts": _("Starts"),
+        "seats_left": _("Seats left"),
+        "buy_in": _("Buy-in"),
+        "entries": _("Entries"),
+        "players": _("Players"),
+        "avg_stack": _("Avg stack"),
+        "next_break": _("Next break"),
+        "seating_board": _("Seating board ›"),
+        "registering": _("Registering"),
+        "complete": _("Complete"),
+        "hand_for_hand": _("Hand for hand"),
+        "running": _("Running"),
+        "no_event": _("No event to show yet."),
+    }
+
+
+def asked_language(request: HttpRequest) -> str:
+    """The shipped language the URL's ``?lang=`` asks for, "" without one."""
+    asked = (request.GET.get("lang") or "").strip().lower()
+    return asked if shipped(asked) else ""
+
+
+def lang_query(request: HttpRequest, sep: str = "?") -> str:
+    """The URL's own ``?lang=``, for the links and polls a page builds ("" without one)."""
+    asked = asked_language(request)
+    return f"{sep}lang={asked}" if asked else ""
+
+
+def _version(request: HttpRequest, token: str) -> public.Version | None:
+    """The token's version in the screen's language: the tournament's (the version carries
+    it, no row read), unless the URL says ``?lang=``; activated for the rest of the request."""
     version = public.display_version(token)
+    if version is None:
+        return None
+    activate_screen_language(request, version)
+    return public.spoken(version)
+
+
+def _state_or_404(request: HttpRequest, token: str) -> tuple[public.Version, dict]:
+    version = _version(request, token)
     state = public.cached_state(token, version) if version is not None else None
     if state is None:
         raise Http404(MSG_NO_DISPLAY)
@@ -71,14 +158,19 @@ def seating_rows(seating) -> str:
 
 
 def _page_context(request: HttpRequest, token: str, state: dict) -> dict:
+    # The QR code's phone page speaks the tournament's language or the phone's own, not the
+    # TV's ?lang=: a player reads their own phone.
     player_url = public_url(request, reverse("tourney-player", args=[token]))
     return {
         "state": state,
         "seating_rows": seating_rows(state.get("seating", ())),
         "words": public.clock_words(state),
-        "state_url": reverse("tourney-display-state", args=[token]),
+        "strings": screen_strings(),
+        "lang": translation.get_language(),
+        "lang_asked": asked_language(request),
+        "state_url": reverse("tourney-display-state", args=[token]) + lang_query(request),
         "player_url": player_url,
-        "find_url": reverse("tourney-player-find", args=[token]),
+        "find_url": reverse("tourney-player-find", args=[token]) + lang_query(request),
         "server_now": public.server_time_ms(),
     }
 
@@ -87,8 +179,9 @@ def _page_context(request: HttpRequest, token: str, state: dict) -> dict:
 def display(request: HttpRequest, token: str) -> HttpResponse:
     """The full-screen TV page: clock and seating board (?view=clock|seating, ?rotate=20,
     ?sound=1); display.js counts down and polls the state."""
-    _, state = _state_or_404(token)
+    _, state = _state_or_404(request, token)
     context = _page_context(request, token, state)
+    context["mode"] = "tv"
     context["qr"] = qr_svg(context["player_url"], QR_DARK_DISPLAY)
     response = render(request, "display/index.html", context)
     response["Cache-Control"] = "no-store"
@@ -99,8 +192,9 @@ def display(request: HttpRequest, token: str) -> HttpResponse:
 def player(request: HttpRequest, token: str) -> HttpResponse:
     """The phone page: the clock, find my seat (a GET form that works without JavaScript), my
     moves."""
-    version, state = _state_or_404(token)
+    version, state = _state_or_404(request, token)
     context = _page_context(request, token, state)
+    context["mode"] = "phone"
     context["find"] = _find(version.tournament_id, token, request.GET.get("name", ""))
     response = render(request, "display/player.html", context)
     response["Cache-Control"] = "no-store"
@@ -119,7 +213,7 @@ def _find(tournament_id: int, token: str, query: str) -> dict:
 def player_find(request: HttpRequest, token: str) -> HttpResponse:
     """Find my seat as a fragment (the phone page refreshes it when the state changes); the
     whole page when opened directly."""
-    version = public.display_version(token)
+    version = _version(request, token)
     if version is None:
         raise Http404(MSG_NO_DISPLAY)
     find = _find(version.tournament_id, token, request.GET.get("name", ""))
@@ -136,7 +230,7 @@ def state(request: HttpRequest, token: str) -> HttpResponse:
     return polled_state(
         request,
         token,
-        version_of=public.display_version,
+        version_of=lambda asked: _version(request, asked),
         is_current=public.is_current,
         cached_state=public.cached_state,
         missing=MSG_NO_DISPLAY,

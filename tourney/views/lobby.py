@@ -1,18 +1,20 @@
 """The public lobby display (issue 28): several events' clocks on one screen, by the lobby's
 token; no login, a wrong token is a 404, as the display's (``tourney.views.display``, whose
 headers and Content-Security-Policy these pages share: script from static/js/lobby.js only,
-the first state embedded as JSON data)."""
+the first state embedded as JSON data). Several tournaments, so one language: the URL's
+``?lang=``, else the browser's or the site's (issue 29; the middleware has activated it)."""
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from tourney.selectors import display as public
 from tourney.selectors import lobby as lobby_reads
-from tourney.views.display import CSP, polled_state
+from tourney.views.display import CSP, lang_query, polled_state, screen_strings
 
 MSG_NO_LOBBY = lobby_reads.MSG_NO_LOBBY
 # Columns and rows of the grid for n cards on a page (a 16:9 screen); lobby.js has the same.
@@ -34,18 +36,19 @@ def _public_headers(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _cards(state: dict) -> list[dict]:
+def _cards(state: dict, lang: str = "") -> list[dict]:
     """The cards of the first page as the server renders them (lobby.js takes over)."""
     out = []
     for card in state["events"]:
         words = public.clock_words({**card, "chips": {}})
-        out.append({**card, "words": words, "seating_url": seating_url(card["token"])})
+        out.append({**card, "words": words, "seating_url": seating_url(card["token"], lang)})
     return out
 
 
-def seating_url(token: str) -> str:
-    """An event's own display on its seating board (``display.js``: ?view=seating)."""
-    return reverse("tourney-display", args=[token]) + "?view=seating"
+def seating_url(token: str, lang: str = "") -> str:
+    """An event's own display on its seating board (``display.js``: ?view=seating), in the
+    lobby's ``?lang=`` when its URL has one (``lang``: "&lang=de")."""
+    return reverse("tourney-display", args=[token]) + "?view=seating" + lang
 
 
 @require_safe
@@ -57,15 +60,17 @@ def lobby(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404(MSG_NO_LOBBY)
     _, state = found
     per_page = state["per_page"]
-    cards = _cards(state)
+    cards = _cards(state, lang_query(request, "&"))
     context = {
         "state": state,
         "cards": cards[:per_page],
         "pages": max(1, -(-len(cards) // per_page)),
         "grid": grid_class(min(per_page, len(cards))),
-        "state_url": reverse("tourney-lobby-state", args=[token]),
-        "seating_pattern": seating_url("__token__"),
+        "state_url": reverse("tourney-lobby-state", args=[token]) + lang_query(request),
+        "seating_pattern": seating_url("__token__", lang_query(request, "&")),
         "server_now": public.server_time_ms(),
+        "strings": screen_strings(),
+        "lang": translation.get_language(),
     }
     response = render(request, "display/lobby.html", context)
     response["Cache-Control"] = "no-store"
