@@ -189,7 +189,32 @@ def _event_words(kind: str, p: dict[str, Any], look: dict[str, Any] | None = Non
             return str(fn())
         except (KeyError, TypeError, ValueError):
             pass
-    return str(kind_label(kind)) if kind in KIND_LABELS else kind.replace("_", " ").capitalize()
+    plain = PLAIN_WORDS.get(kind)
+    return str(plain) if plain else kind.replace("_", " ").capitalize()
+
+
+# The events whose log line is their kind in plain words (the English as it always read).
+PLAIN_WORDS = {
+    "entry_rebuy": gettext_lazy("Entry rebuy"),
+    "entry_addon": gettext_lazy("Entry addon"),
+    "entry_registration_undone": gettext_lazy("Entry registration undone"),
+    "alternates_seated": gettext_lazy("Alternates seated"),
+    "seats_drawn": gettext_lazy("Seats drawn"),
+    "clock_start": gettext_lazy("Clock start"),
+    "clock_pause": gettext_lazy("Clock pause"),
+    "clock_resume": gettext_lazy("Clock resume"),
+    "clock_next": gettext_lazy("Clock next"),
+    "clock_previous": gettext_lazy("Clock previous"),
+    "color_up_finished": gettext_lazy("Color up finished"),
+    "registration_closed": gettext_lazy("Registration closed"),
+    "payouts_set": gettext_lazy("Payouts set"),
+    "payouts_frozen": gettext_lazy("Payouts frozen"),
+    "structure_set": gettext_lazy("Structure set"),
+    "tournament_finished": gettext_lazy("Tournament finished"),
+    "display_token_rotated": gettext_lazy("Display token rotated"),
+    "undo": gettext_lazy("Undo"),
+    "redo": gettext_lazy("Redo"),
+}
 
 
 # The event log's filter, in words (issue 31): the kinds a director filters by, as they say them.
