@@ -154,6 +154,14 @@ RULES = {
     "ticket_refund": API_DIRECTOR,
     "ticket_transfer": API_DIRECTOR,
     "satellite_deal": API_DIRECTOR,
+    # Issue 29, status feeds (webhooks): they carry their secret, so every one is the director's
+    "feeds_get": API_DIRECTOR,
+    "feed_create": API_DIRECTOR,
+    "feed_get": API_DIRECTOR,
+    "feed_put": API_DIRECTOR,
+    "feed_delete": API_DIRECTOR,
+    "feed_deliveries_get": API_DIRECTOR,
+    "feed_test": API_DIRECTOR,
     # Issue 29, structure files: the document is a read (the desk's, as the levels); imports
     # and the screens' downloads and import are the director's
     "structure_document_get": API_DESK,
@@ -239,6 +247,7 @@ def test_role_matrix(client, director, desk_clerk, stranger, seated_tournament):
         "season_id": 1,
         "lobby_id": 1,  # issue 28: none exists, as the league
         "ticket_id": 1,  # issue 28: none exists (RULES 12), as the league
+        "feed_id": 1,  # issue 29: none exists, as the league
     }
     sessions = {"anon": Client()}
     apis = {"anon": ApiClient(None)}
@@ -331,6 +340,7 @@ def test_csrf_is_enforced_on_every_form_for_a_logged_in_browser(
         "season_id": 1,
         "lobby_id": 1,
         "ticket_id": 1,
+        "feed_id": 1,
     }
     c = Client(enforce_csrf_checks=True)
     c.force_login(director)

@@ -42,5 +42,6 @@ urlpatterns = [
     path("", include("tourney.urls_desk")),
     path("", include("tourney.urls_display")),
     path("", include("tourney.urls_lobby")),
+    path("", include("tourney.urls_feeds")),  # issue 29: status feeds (webhooks)
     path("", include("tourney.urls_structure_files")),  # issue 29: structure files
 ]

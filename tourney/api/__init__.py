@@ -16,6 +16,7 @@ from tourney.api import (
     clock,
     colorup,
     desk_events,
+    feeds,
     flights,
     floor,
     leagues,
@@ -57,6 +58,7 @@ ROUTERS = (
     desk_events,
     satellites,  # issue 28: satellites and their tickets (RULES 12)
     lobbies,  # issue 28: lobby displays, several events at once
+    feeds,  # issue 29: status feeds (outbound webhooks)
     structure_files,  # issue 29: structure files (docs/structure-files.md)
 )
 # The two routers that had modules of their own before the API became a package keep their

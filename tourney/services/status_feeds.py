@@ -87,8 +87,13 @@ def feed_url(url) -> str:
     return text
 
 
+def feed_every_low() -> int:
+    """The shortest heartbeat a director may set (settings.STATUS_FEED_MIN_SECONDS)."""
+    return int(settings.STATUS_FEED_MIN_SECONDS)
+
+
 def feed_every(value) -> int:
-    low = int(settings.STATUS_FEED_MIN_SECONDS)
+    low = feed_every_low()
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= EVERY_MAX:
         params = {"low": low, "high": EVERY_MAX}
         msg = MSG_EVERY % params
@@ -163,10 +168,12 @@ def feed_update(
     kind: str | None = None,
     every_seconds: int | None = None,
     active: bool | None = None,
+    rotate_secret: bool = False,
     actor=None,
 ) -> StatusFeed:
-    """Change what is given, keep the rest. A feed paused (``active`` false) sends nothing; a
-    feed resumed, or sent elsewhere or in another kind, sends the state at the next sweep."""
+    """Change what is given, keep the rest (``rotate_secret``: a new secret too, in the same
+    transaction). A feed paused (``active`` false) sends nothing; a feed resumed, or sent
+    elsewhere or in another kind, sends the state at the next sweep."""
     changes: dict = {}
     if url is not None:
         changes["url"] = feed_url(url)
@@ -186,12 +193,16 @@ def feed_update(
         for name, value in changes.items():
             setattr(feed, name, value)
         fields = list(changes)
+        if rotate_secret:
+            feed.secret = new_feed_secret()
+            fields.append("secret")
         if resend:
             feed.sent_version = 0
             fields.append("sent_version")
         if fields:
             feed.save(update_fields=fields)
-        record_event(None, "status_feed_updated", _logged(feed), actor)
+        logged = {**_logged(feed), "secret_rotated": bool(rotate_secret)}
+        record_event(None, "status_feed_updated", logged, actor)
     return feed
 
 
