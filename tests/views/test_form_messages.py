@@ -43,9 +43,8 @@ def _text(response) -> str:
         ("0/100 20", f"Level 1: {form_messages.FIELD_FIX['small_blind']}."),
         (
             "25/50 20\n50/100 20\n\n30/60 20",
-            form_messages.MSG_NOT_MULTIPLE.format(
-                where="Level 3 (line 4)", what="small blind", value="30", chip="25"
-            ),
+            form_messages.MSG_NOT_MULTIPLE
+            % {"where": "Level 3 (line 4)", "what": "small blind", "value": "30", "chip": "25"},
         ),
         (
             "25/50 20\nbreak 10 color-up 25\n25/50 20",

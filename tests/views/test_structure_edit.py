@@ -59,9 +59,8 @@ def test_typed_lines_replace_the_structure_and_record_an_event(td, t):
         (  # RULES 4.5: 25s are the smallest; the message names the level and the fix
             "10/20 20",
             400,
-            form_messages.MSG_NOT_MULTIPLE.format(
-                where="Level 1", what="small blind", value="10", chip="25"
-            ),
+            form_messages.MSG_NOT_MULTIPLE
+            % {"where": "Level 1", "what": "small blind", "value": "10", "chip": "25"},
         ),
         (
             "25/50 20\nbreak 10 color-up 25 100 500 1000 5000 25000",

@@ -7,6 +7,7 @@ from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_noop as N_
 
 from tourney.core.events import record_event
 from tourney.core.locking import lock_tournament
@@ -16,11 +17,12 @@ from tourney.roles import DESK_GROUP, DIRECTOR_GROUP
 from tourney.tokens import token_create
 
 ROLES = {"director": DIRECTOR_GROUP, "desk": DESK_GROUP}
-MSG_BAD_ROLE = "The role is director or desk."
-MSG_USER_EXISTS = "That username is taken."
-MSG_NO_USER = "No such user."
-MSG_NO_TOKEN = "No such token."
-MSG_LAST_DIRECTOR = "This is the last director: give another user the director role first."
+MSG_BAD_ROLE = N_("The role is director or desk.")
+MSG_USER_EXISTS = N_("That username is taken.")
+MSG_NO_USER = N_("No such user.")
+MSG_NO_TOKEN = N_("No such token.")
+MSG_LAST_DIRECTOR = N_("This is the last director: give another user the director role first.")
+MSG_BAD_USERNAME = N_("A username of 1 to 150 characters is required.")
 ACCOUNT_EVENTS = ("user_created", "user_role_set", "api_token_created", "api_token_revoked")
 
 
@@ -35,7 +37,7 @@ def user_create(*, username: str, password: str, role: str, actor=None):
     if not username or len(username) > 150:
         raise DomainError(
             "bad_input",
-            "A username of 1 to 150 characters is required.",
+            MSG_BAD_USERNAME,
             fields={"username": "required"},
         )
     try:

@@ -8,8 +8,10 @@ import json
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_http_methods, require_safe
 
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.selectors.backup import tournament_document
@@ -18,9 +20,9 @@ from tourney.views.dashboard.base import director_only, director_view
 
 TEMPLATE = "dashboard/restore.html"
 MAX_BYTES = 200 * 1024 * 1024  # a day of a large field with its log is a few megabytes
-MSG_NO_FILE = "Choose the backup file (a .json made by Download backup or tournament_export)."
-MSG_TOO_BIG = "This file is too large to be a tournament backup."
-MSG_NOT_JSON = "This file is not a tournament backup: it is not JSON."
+MSG_NO_FILE = N_("Choose the backup file (a .json made by Download backup or tournament_export).")
+MSG_TOO_BIG = N_("This file is too large to be a tournament backup.")
+MSG_NOT_JSON = N_("This file is not a tournament backup: it is not JSON.")
 
 
 @require_safe
@@ -60,6 +62,6 @@ def restore(request: HttpRequest) -> HttpResponse:
         t = tournament_import(document=_read(request), actor=request.user)
     except DomainError as exc:
         return render(
-            request, TEMPLATE, {"error": exc.message, "code": exc.code}, status=exc.status
+            request, TEMPLATE, {"error": refusal_text(exc), "code": exc.code}, status=exc.status
         )
     return redirect("tourney-dashboard", tournament_id=t.pk)

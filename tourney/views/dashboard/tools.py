@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from tourney import charts, form_messages, services
+from tourney.core.language import refusal_text
 from tourney.engine import chip_race, icm, pots
 from tourney.engine import structure as structure_engine
 from tourney.engine.errors import DomainError
@@ -260,7 +261,9 @@ def structure(request: HttpRequest, t: Tournament):
                 return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         except DomainError as exc:
             error, status = {"message": exc.message, "fields": exc.fields}, exc.status
-            error["lines"] = form_messages.form_error_lines(exc.message, exc.fields, text)
+            error["lines"] = form_messages.form_error_lines(
+                exc.message, exc.fields, text, shown=refusal_text(exc)
+            )
         if request.htmx:
             return render(
                 request,

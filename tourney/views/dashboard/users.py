@@ -13,8 +13,11 @@ from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_http_methods
 
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.services import accounts
@@ -23,6 +26,9 @@ from tourney.views.dashboard.base import director_only, director_view
 TEMPLATE = "dashboard/users.html"
 ROTATE_TEMPLATE = "dashboard/display_token.html"
 MSG_NO_USER = accounts.MSG_NO_USER
+MSG_UNKNOWN_OP = N_("Unknown action.")
+# A role as the page names it (the log and the API keep "director" and "desk").
+ROLE_NAMES = {"": N_("no role"), "director": N_("director"), "desk": N_("desk clerk")}
 
 
 def _page(request: HttpRequest, *, error: DomainError | None = None, **extra) -> HttpResponse:
@@ -30,7 +36,7 @@ def _page(request: HttpRequest, *, error: DomainError | None = None, **extra) ->
         "users": accounts.users_with_roles(),
         "events": accounts.account_events(),
         "roles": list(accounts.ROLES),
-        "error": error.message if error else "",
+        "error": refusal_text(error) if error else "",
         "error_fields": error.fields if error else {},
         "posted": request.POST if request.method == "POST" else {},
         **extra,
@@ -61,7 +67,7 @@ def users(request: HttpRequest) -> HttpResponse:
                 role=data.get("role", ""),
                 actor=request.user,
             )
-            message = f"User {user.get_username()} added."
+            message = _("User %(user)s added.") % {"user": user.get_username()}
         elif op == "role":
             role = data.get("role") or None
             user = accounts.user_set_role(
@@ -69,7 +75,8 @@ def users(request: HttpRequest) -> HttpResponse:
                 role=role,
                 actor=request.user,
             )
-            message = f"{user.get_username()}: {role or 'no role'}."
+            shown = _(ROLE_NAMES[role or ""]) if (role or "") in ROLE_NAMES else role
+            message = _("%(user)s: %(role)s.") % {"user": user.get_username(), "role": shown}
         elif op == "token":
             user = _user(data.get("username", ""))
             key = accounts.api_token_issue(user=user, actor=request.user)
@@ -81,9 +88,10 @@ def users(request: HttpRequest) -> HttpResponse:
             user = _user(data.get("username", ""))
             prefix = data.get("prefix", "")[:12]
             accounts.api_token_revoke(user=user, prefix=prefix, actor=request.user)
-            message = f"Token {prefix}… of {user.get_username()} revoked."
+            who = {"prefix": prefix, "user": user.get_username()}
+            message = _("Token %(prefix)s… of %(user)s revoked.") % who
         else:
-            raise DomainError("bad_input", "Unknown action.", fields={"op": op[:20]})
+            raise DomainError("bad_input", MSG_UNKNOWN_OP, fields={"op": op[:20]})
     except DomainError as exc:
         return _page(request, error=exc)
     messages.success(request, message)
