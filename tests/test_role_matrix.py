@@ -170,6 +170,13 @@ RULES = {
     "tourney-dashboard-structure-json": DIRECTOR_PAGE,
     "tourney-dashboard-structure-text": DIRECTOR_PAGE,
     "tourney-dashboard-structure-import": DIRECTOR_PAGE,
+    # Issue 29, announcements: announcing and their settings are the director's
+    "announcement_create": API_DIRECTOR,
+    "announcements_get": API_DIRECTOR,
+    "announce_settings_get": API_DIRECTOR,
+    "announce_settings_put": API_DIRECTOR,
+    "tourney-dashboard-announce": DIRECTOR_PAGE,
+    "tourney-dashboard-announce-settings": DIRECTOR_PAGE,
 }
 PREFIX_RULES = [
     ("tourney-dashboard", DIRECTOR_PAGE),

@@ -44,4 +44,5 @@ urlpatterns = [
     path("", include("tourney.urls_lobby")),
     path("", include("tourney.urls_feeds")),  # issue 29: status feeds (webhooks)
     path("", include("tourney.urls_structure_files")),  # issue 29: structure files
+    path("", include("tourney.urls_announce")),  # issue 29: announcements
 ]

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from tourney.services.announcements import announce
 from tourney.engine.errors import DomainError
 from tourney.selectors import announcements as a
 from tourney.selectors import display as public
+from tourney.services.announcements import announce
 
 LEVEL_BB = {
     "kind": "level",

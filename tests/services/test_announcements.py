@@ -109,14 +109,8 @@ def test_kinds_left_out_keep_their_text_and_the_default_words_mean_the_default(t
     assert tournament.announce_templates == {"level": "L %(level)s"}
     # The German default typed back in a German room: the default (it follows the language).
     announce_settings_set(tournament_id=tid, language="de")
-    announce_settings_set(
-        tournament_id=tid,
-        templates={
-            "level": (
-                "Level %(level)s, Blinds %(small)s – %(big)s, Ante %(ante)s, Big-Blind-Ante %(bb_ante)s."
-            )
-        },
-    )
+    german = "Level %(level)s, Blinds %(small)s – %(big)s, Ante %(ante)s, Big-Blind-Ante "
+    announce_settings_set(tournament_id=tid, templates={"level": german + "%(bb_ante)s."})
     tournament.refresh_from_db()
     assert tournament.announce_templates == {}
 

@@ -10,6 +10,7 @@ from ninja.errors import ValidationError as NinjaValidationError
 
 from tourney.api import (
     accounts,
+    announcements,
     audit,
     bounties,
     chip_counts,
@@ -60,6 +61,7 @@ ROUTERS = (
     lobbies,  # issue 28: lobby displays, several events at once
     feeds,  # issue 29: status feeds (outbound webhooks)
     structure_files,  # issue 29: structure files (docs/structure-files.md)
+    announcements,  # issue 29: what the displays say
 )
 # The two routers that had modules of their own before the API became a package keep their
 # module in the operation ids ("tourney_api_money_deal_get"); the others' ids name the view

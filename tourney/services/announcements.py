@@ -87,13 +87,14 @@ def _templates(value: Any, current: dict[str, str], language: str) -> dict[str, 
     if not isinstance(value, dict):
         raise _bad("bad_input", MSG_BAD_TEMPLATES, "templates", known=", ".join(reads.KINDS))
     out = {k: v for k, v in current.items() if k in reads.KINDS and v}
-    with translation.override(language or settings.LANGUAGE_CODE):
-        for kind, text in value.items():
-            clean = reads.check_template(str(kind), text)
-            if clean and clean != reads.default_text(kind):
-                out[kind] = clean
-            else:
-                out.pop(kind, None)
+    for kind, text in value.items():
+        clean = reads.check_template(str(kind), text)  # refused in the caller's language
+        with translation.override(language or settings.LANGUAGE_CODE):
+            default = reads.default_text(kind)
+        if clean and clean != default:
+            out[kind] = clean
+        else:
+            out.pop(kind, None)
     return {k: out[k] for k in reads.KINDS if k in out}
 
 
