@@ -19,6 +19,7 @@ from tourney.selectors import room as room_reads
 from tourney.selectors import room_home
 from tourney.services import room as room_writes
 from tourney.views.dashboard.base import director_only
+from tourney.views.refusals import refusal_text
 
 ROWS_TEMPLATE = "room/_home_rows.html"
 
@@ -97,7 +98,7 @@ def room_settings(request):
     except DomainError as exc:
         ctx = _context(name=None if undo else name, plan=None if undo else plan)
         return render(
-            request, "room/settings.html", {**ctx, "message": exc.message}, status=exc.status
+            request, "room/settings.html", {**ctx, "message": refusal_text(exc)}, status=exc.status
         )
     return redirect(reverse("tourney-room") + "?saved=1")
 
