@@ -196,7 +196,7 @@ def test_a_player_of_another_table_is_refused_in_place(td, director):
     r = _post(td, t, 1, ["61500", "12000", "45250", "30000"], seats=forged, **HX)
     assert r.status_code == 409
     html = r.content.decode()
-    assert escape(service.MSG_NOT_AT_TABLE.format(entry=stranger[0], table=1)) in html
+    assert escape(service.MSG_NOT_AT_TABLE % {"entry": stranger[0], "table": 1}) in html
     assert 'value="61500"' in html and 'value="45250"' in html
     assert not ChipCount.objects.exists()
 
@@ -214,7 +214,7 @@ def test_nothing_typed_is_refused(td, director):
     [
         ("abc", 400, screen.MSG_BAD_TABLE),
         ("0", 400, screen.MSG_BAD_TABLE),
-        ("9", 404, service.MSG_NO_TABLE.format(table=9)),
+        ("9", 404, service.MSG_NO_TABLE % {"table": 9}),
     ],
 )
 def test_a_bad_table_number_is_refused_with_what_was_typed(td, director, typed, status, message):
@@ -250,7 +250,7 @@ def test_closing_is_refused_with_players_missing_then_accepted(td, director):
     r = td.post(close, **HX)
     assert r.status_code == 409
     html = r.content.decode()
-    assert escape(service.MSG_COUNTS_MISSING.format(missing=4)).split(" (")[0] in html
+    assert escape(service.MSG_COUNTS_MISSING % {"missing": 4}).split(" (")[0] in html
     assert "Close the bags" in html
     t.refresh_from_db()
     assert not t.bagged

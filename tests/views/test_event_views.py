@@ -125,7 +125,7 @@ def test_htmx_creation_sends_the_browser_to_the_event_page(td):
         ({"flights": ""}, "flights", flights.MSG_FLIGHTS, 400),
         ({"flights": "A, B, A"}, "flights", flights.MSG_FLIGHTS, 400),
         ({"end_level": ""}, "end_level", "A flight needs an end", 400),
-        ({"end_level": "9"}, "end_level", MSG_NO_SUCH_LEVEL.format(n=9), 400),
+        ({"end_level": "9"}, "end_level", MSG_NO_SUCH_LEVEL % {"n": 9}, 400),
         ({"pays_on_day1": "on"}, "pays_on_day1", flights.MSG_PAYS_ON_DAY1, 400),
         ({"bounty_kind": "fixed", "bounty": "20"}, "bounty_kind", flights.MSG_NO_BOUNTIES, 400),
     ],
@@ -197,7 +197,7 @@ def test_day2_is_refused_until_every_flight_has_bagged_then_built_and_seated(td,
         flights.flight_bag_close(tournament_id=t.pk, actor=director)
     r = td.post(url, {"tables": "2", "seats": "6"})
     assert r.status_code == 409
-    message = flights.MSG_NOT_BAGGED.format(flights="C")
+    message = flights.MSG_NOT_BAGGED % {"flights": "C"}
     assert f'<p class="error" role="alert">{escape(message)}</p>' in r.content.decode()
     assert not Tournament.objects.filter(multi_day_event=event, day=2).exists()
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tourney.engine.clock import BREAK, KINDS, LEVEL, Item, item_to_dict
-from tourney.engine.errors import DomainError
+from tourney.engine.errors import N_, DomainError
 
 __all__ = [
     "Item",
@@ -50,35 +50,38 @@ PRESETS = ("regular", "turbo", "deep")
 DEEP_STACK_FACTOR = 2
 
 # parse_levels()
-MSG_BAD_STRUCTURE = "The blind structure is not valid."
-MSG_NOT_A_LIST = "Give a list of levels and breaks."
-MSG_TOO_MANY = f"A structure has at most {MAX_ITEMS} items."
-MSG_NOT_AN_OBJECT = "Each item must be an object."
-MSG_BAD_KIND = 'Kind must be "level" or "break".'
-MSG_NO_DURATION = "Give minutes or seconds."
-MSG_BAD_DURATION = "Duration must be a whole number above zero, at most 24 hours."
-MSG_DURATION_MISMATCH = "Minutes and seconds disagree."
-MSG_BAD_SMALL_BLIND = "Small blind must be a whole number above zero, at most 10^15."
-MSG_BAD_BIG_BLIND = "Big blind must be a whole number, at least the small blind, at most 10^15."
-MSG_BAD_ANTE = "Must be a whole number, zero or more, at most 10^15."
-MSG_BAD_COLOR_UP = "Color-up must be a list of different chip values above zero, at most 10^15."
-MSG_NO_LEVEL = "The structure needs at least one level."
+MSG_BAD_STRUCTURE = N_("The blind structure is not valid.")
+MSG_NOT_A_LIST = N_("Give a list of levels and breaks.")
+MSG_TOO_MANY_ITEMS = N_("A structure has at most %(n)s items.")
+MSG_TOO_MANY = MSG_TOO_MANY_ITEMS % {"n": MAX_ITEMS}
+MSG_NOT_AN_OBJECT = N_("Each item must be an object.")
+MSG_BAD_KIND = N_('Kind must be "level" or "break".')
+MSG_NO_DURATION = N_("Give minutes or seconds.")
+MSG_BAD_DURATION = N_("Duration must be a whole number above zero, at most 24 hours.")
+MSG_DURATION_MISMATCH = N_("Minutes and seconds disagree.")
+MSG_BAD_SMALL_BLIND = N_("Small blind must be a whole number above zero, at most 10^15.")
+MSG_BAD_BIG_BLIND = N_("Big blind must be a whole number, at least the small blind, at most 10^15.")
+MSG_BAD_ANTE = N_("Must be a whole number, zero or more, at most 10^15.")
+MSG_BAD_COLOR_UP = N_("Color-up must be a list of different chip values above zero, at most 10^15.")
+MSG_NO_LEVEL = N_("The structure needs at least one level.")
 
 # denominations and generate()
-MSG_BAD_DENOMINATIONS = "Chip denominations must be different whole numbers above zero."
-MSG_BAD_INDEX = "There is no such level or break."
-MSG_BAD_PARAMETERS = "The structure cannot be generated from these settings."
-MSG_BAD_STACK = "Starting stack must be a whole number above zero, a multiple of the smallest chip."
-MSG_BAD_MINUTES = "Minutes must be a whole number from 1 to 240."
-MSG_BAD_HOURS = "Target hours must be above zero, at most 72."
-MSG_BAD_BREAK_EVERY = "Break every must be a whole number, zero (no breaks) or more."
-MSG_BAD_BREAK_AFTER = "Break after must list increasing level numbers above zero."
-MSG_BAD_BBA_FROM = "Big-blind ante from level must be a whole number, zero (never) or more."
-MSG_UNKNOWN_PRESET = "There is no such preset structure."
+MSG_BAD_DENOMINATIONS = N_("Chip denominations must be different whole numbers above zero.")
+MSG_BAD_INDEX = N_("There is no such level or break.")
+MSG_BAD_PARAMETERS = N_("The structure cannot be generated from these settings.")
+MSG_BAD_STACK = N_(
+    "Starting stack must be a whole number above zero, a multiple of the smallest chip."
+)
+MSG_BAD_MINUTES = N_("Minutes must be a whole number from 1 to 240.")
+MSG_BAD_HOURS = N_("Target hours must be above zero, at most 72.")
+MSG_BAD_BREAK_EVERY = N_("Break every must be a whole number, zero (no breaks) or more.")
+MSG_BAD_BREAK_AFTER = N_("Break after must list increasing level numbers above zero.")
+MSG_BAD_BBA_FROM = N_("Big-blind ante from level must be a whole number, zero (never) or more.")
+MSG_UNKNOWN_PRESET = N_("There is no such preset structure.")
 
 # item_index_of()
-MSG_NO_SUCH_LEVEL = "The structure has no level {n}."
-MSG_NO_SUCH_BREAK = "The structure has no break {n}."
+MSG_NO_SUCH_LEVEL = N_("The structure has no level %(n)s.")
+MSG_NO_SUCH_BREAK = N_("The structure has no break %(n)s.")
 _MSG_NO_SUCH = {LEVEL: MSG_NO_SUCH_LEVEL, BREAK: MSG_NO_SUCH_BREAK}
 
 # check_structure() problems (format with str.format)
@@ -211,8 +214,8 @@ def item_index_of(
             seen += 1
             if seen == number:
                 return i
-    msg = _MSG_NO_SUCH[kind].format(n=number)
-    raise DomainError("bad_input", msg, fields={field: msg})
+    msg = _MSG_NO_SUCH[kind] % {"n": number}
+    raise DomainError("bad_input", _MSG_NO_SUCH[kind], fields={field: msg}, params={"n": number})
 
 
 def item_number_of(items: Sequence[Item], kind: str, index: int | None) -> int | None:

@@ -33,6 +33,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop as N_
 
 from tables.engine import model as em
 from tables.engine import seat_draw
@@ -62,27 +63,29 @@ from tourney.services.clock import flight_clock_stop
 from tourney.services.entries import MSG_NAME_REQUIRED
 from tourney.services.tournaments import tournament_create
 
-MSG_FLIGHTS = "Give the flights their letters, e.g. A, B, C: each once, at most 8 characters."
-MSG_PAYS_ON_DAY1 = (
+MSG_FLIGHTS = N_("Give the flights their letters, e.g. A, B, C: each once, at most 8 characters.")
+MSG_PAYS_ON_DAY1 = N_(
     "Paying places on Day 1 is not supported yet: the event pays from Day 2 only (RULES 10.7)."
 )
-MSG_NO_BOUNTIES = "Bounty events cannot be played in flights yet: pick no bounties."
-MSG_END_LEVEL = "The flight's last level must be one of the structure's items."
-MSG_NOT_A_FLIGHT = "This tournament is not a Day 1 flight of a multi-day event."
-MSG_FLIGHT_BAGGED = "This flight's bags are closed already."
-MSG_NOT_ENDED = "Bag and tag comes once the flight has ended (RULES 10.2, 10.4)."
-MSG_NO_TABLE = "Nobody sits at table {table} of this flight."
-MSG_NOT_AT_TABLE = "Entry {entry} does not sit at table {table}: count each table's own players."
-MSG_BAD_CHIPS = "A bag holds at least one chip, as a whole number (a player with none is out)."
-MSG_COUNTS_MISSING = (
-    "{missing} player(s) still in have no bag yet: enter their tables' counts first (RULES 10.4)."
+MSG_NO_BOUNTIES = N_("Bounty events cannot be played in flights yet: pick no bounties.")
+MSG_END_LEVEL = N_("The flight's last level must be one of the structure's items.")
+MSG_NOT_A_FLIGHT = N_("This tournament is not a Day 1 flight of a multi-day event.")
+MSG_FLIGHT_BAGGED = N_("This flight's bags are closed already.")
+MSG_NOT_ENDED = N_("Bag and tag comes once the flight has ended (RULES 10.2, 10.4).")
+MSG_NO_TABLE = N_("Nobody sits at table %(table)s of this flight.")
+MSG_NOT_AT_TABLE = N_(
+    "Entry %(entry)s does not sit at table %(table)s: count each table's own players."
 )
-MSG_NOT_BAGGED = "Every flight bags before Day 2 is drawn; not bagged yet: {flights}."
-MSG_NOT_DAY2 = "This tournament is not a later day of a multi-day event."
-MSG_DAY2_SEATED = "Day 2 is seated already."
-MSG_DAY2_EXISTS = "This event's Day 2 exists already."
-MSG_NO_EVENT = "No such multi-day event."
-MSG_START_LEVEL = "Day 2 starts at one of the structure's levels."
+MSG_BAD_CHIPS = N_("A bag holds at least one chip, as a whole number (a player with none is out).")
+MSG_COUNTS_MISSING = N_(
+    "%(missing)s player(s) still in have no bag yet: enter their tables' counts first (RULES 10.4)."
+)
+MSG_NOT_BAGGED = N_("Every flight bags before Day 2 is drawn; not bagged yet: %(flights)s.")
+MSG_NOT_DAY2 = N_("This tournament is not a later day of a multi-day event.")
+MSG_DAY2_SEATED = N_("Day 2 is seated already.")
+MSG_DAY2_EXISTS = N_("This event's Day 2 exists already.")
+MSG_NO_EVENT = N_("No such multi-day event.")
+MSG_START_LEVEL = N_("Day 2 starts at one of the structure's levels.")
 
 # The settings a Day 2 keeps from its flights (RULES 10.1: one structure, one payout table).
 DAY2_COPIED = (
@@ -197,7 +200,7 @@ def flight_end_after_busts(t: Tournament, *, now: datetime, actor=None) -> None:
         j.caused(event)
 
 
-MSG_END_UNCHANGED = "The flight already ends there: nothing changed."
+MSG_END_UNCHANGED = N_("The flight already ends there: nothing changed.")
 
 
 def flight_end_set(
@@ -286,11 +289,12 @@ def bags_record(
             Seat.objects.filter(tournament=t, table__number=table).values_list("entry_id", "number")
         )
         if not seats:
-            raise _refuse("no_table", MSG_NO_TABLE.format(table=table), 404, table=table)
+            p = {"table": table}
+            raise DomainError("no_table", MSG_NO_TABLE, status=404, fields=p, params=p)
         for entry in clean:
             if entry not in seats:
-                msg = MSG_NOT_AT_TABLE.format(entry=entry, table=table)
-                raise _refuse("not_at_table", msg, entry=entry, table=table)
+                p = {"entry": entry, "table": table}
+                raise DomainError("not_at_table", MSG_NOT_AT_TABLE, status=409, fields=p, params=p)
         old = ChipCount.objects.filter(tournament=t, bag=True, entry_id__in=list(seats))
         j = journal_current()
         if j is not None:
@@ -325,9 +329,12 @@ def flight_bag_close(*, tournament_id: int, actor=None) -> Tournament:
         _flight_for_bags(t)
         check = bag_status(t)
         if check.missing or check.not_in:
-            msg = MSG_COUNTS_MISSING.format(missing=len(check.missing))
-            raise _refuse(
-                "counts_missing", msg, missing=list(check.missing), not_in=list(check.not_in)
+            raise DomainError(
+                "counts_missing",
+                MSG_COUNTS_MISSING,
+                status=409,
+                fields={"missing": list(check.missing), "not_in": list(check.not_in)},
+                params={"missing": len(check.missing)},
             )
         j = journal_current()
         if j is not None:
@@ -358,8 +365,13 @@ def _levels_of(t: Tournament) -> list[dict[str, Any]]:
 def _not_bagged(flights: Sequence[Tournament]) -> None:
     waiting = [f.flight or f.name for f in flights if not f.bagged]
     if waiting:
-        msg = MSG_NOT_BAGGED.format(flights=", ".join(waiting))
-        raise _refuse("flights_not_bagged", msg, flights=waiting)
+        raise DomainError(
+            "flights_not_bagged",
+            MSG_NOT_BAGGED,
+            status=409,
+            fields={"flights": waiting},
+            params={"flights": ", ".join(waiting)},
+        )
 
 
 def day2_build(

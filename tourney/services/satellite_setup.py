@@ -8,19 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
 from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_input, money_typed
 from tourney.models import Tournament
 from tourney.selectors.satellites import target_choices
 
-MSG_SEAT_VALUE = (
+MSG_SEAT_VALUE = N_(
     "Seat value: an amount like 550 or 550.00, more than zero (empty: the target's price)."
 )
 
 
 def _choices(t: Tournament | None = None) -> list[tuple[str, str]]:
-    return [("", "— not a satellite —")] + [(str(pk), name) for pk, name in target_choices(t)]
+    return [("", gettext_lazy("— not a satellite —"))] + [
+        (str(pk), name) for pk, name in target_choices(t)
+    ]
 
 
 class SetupFields(forms.Form):

@@ -20,11 +20,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.http import urlencode
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 from django_htmx.http import trigger_client_event
 
+from tourney.core.language import refusal_text
 from tourney.engine.errors import DomainError
 from tourney.models import Tournament
 from tourney.selectors import bags as reads
@@ -38,9 +43,9 @@ from tourney.views.money import _safe_cell
 
 PANEL = "dashboard/_bags.html"
 PAGE = "dashboard/bags.html"
-MSG_BAD_TABLE = "Give the table's number, e.g. 3."
-MSG_RECORDED = "Table {table}: {n} bag{s} recorded, {chips} chips."
-MSG_CLOSED = "The bags are closed: {counted} chips counted, difference {difference}."
+MSG_BAD_TABLE = N_("Give the table's number, e.g. 3.")
+MSG_CLOSED = N_("The bags are closed: %(counted)s chips counted, difference %(difference)s.")
+# The CSV stays English in every language: programs read its header (docs, spreadsheets).
 CSV_HEADER = ("rank", "name", "chips", "table", "seat", "flight")
 
 # What the page is: no flight, a flight still playing, bagging, or bagged (read-only).
@@ -49,7 +54,8 @@ NOT_FLIGHT, NOT_ENDED, OPEN, CLOSED = "not_flight", "not_ended", "open", "closed
 
 def signed(n: int) -> str:
     """A difference as the page prints it: "+600", "−600" (a minus sign), "0"."""
-    return f"+{n:,}" if n > 0 else f"−{-n:,}" if n < 0 else "0"
+    shown = number_format(abs(n), force_grouping=True)
+    return f"+{shown}" if n > 0 else f"−{shown}" if n < 0 else "0"
 
 
 def _state(t: Tournament) -> str:
@@ -98,16 +104,16 @@ def panel_context(
         "state": state,
         "flight_label": reads.flight_label(t),
         "bag_message": message,
-        "bag_error": error.message if error else "",
+        "bag_error": refusal_text(error) if error else "",
         "close_error": bool(error and error.code == "counts_missing"),
         "bag_table": table,
         "typed_table": typed_table if error else (str(table) if table else ""),
     }
     if state == NOT_FLIGHT:
-        ctx["state_message"] = service.MSG_NOT_A_FLIGHT
+        ctx["state_message"] = _(service.MSG_NOT_A_FLIGHT)
         return ctx
     if state == NOT_ENDED and not posted:
-        ctx["state_message"] = service.MSG_NOT_ENDED
+        ctx["state_message"] = _(service.MSG_NOT_ENDED)
         return ctx
     check = bag_status(t)
     tables = reads.bag_tables(t)
@@ -123,7 +129,7 @@ def panel_context(
         players_total=sum(x["players"] for x in tables),
     )
     if state == NOT_ENDED:
-        ctx["state_message"] = service.MSG_NOT_ENDED
+        ctx["state_message"] = _(service.MSG_NOT_ENDED)
     return ctx
 
 
@@ -156,8 +162,10 @@ def bags(request: HttpRequest, t: Tournament) -> HttpResponse:
     table, refusal = _table_asked(typed)
     if refusal is None and table is not None and _state(t) == OPEN:
         if not any(x["number"] == table for x in reads.bag_tables(t)):
-            message = service.MSG_NO_TABLE.format(table=table)
-            refusal = DomainError("no_table", message, status=404, fields={"table": typed})
+            p = {"table": table}
+            refusal = DomainError(
+                "no_table", service.MSG_NO_TABLE, status=404, fields={"table": typed}, params=p
+            )
     if request.method != "POST":
         if refusal is not None:
             return _refused(request, t, refusal, typed_table=typed)
@@ -180,7 +188,13 @@ def bags(request: HttpRequest, t: Tournament) -> HttpResponse:
         url = reverse("tourney-dashboard-bags", args=[t.pk])
         return redirect(url + (f"?table={following}" if following else ""))
     n, chips = len(written), sum(r.chips for r in written)
-    message = MSG_RECORDED.format(table=table, n=n, s="" if n == 1 else "s", chips=f"{chips:,}")
+    shown = {"table": table, "n": n, "chips": number_format(chips, force_grouping=True)}
+    message = ngettext(
+        "Table %(table)s: %(n)s bag recorded, %(chips)s chips.",
+        "Table %(table)s: %(n)s bags recorded, %(chips)s chips.",
+        n,
+    )
+    message %= shown
     response = _render(request, t, following, message=message)
     trigger_client_event(response, CHANGED_EVENT, {"panel": "bags"})
     return response
@@ -200,7 +214,8 @@ def bags_close(request: HttpRequest, t: Tournament) -> HttpResponse:
     if not request.htmx:
         return redirect(url)
     check = bag_status(closed)
-    message = MSG_CLOSED.format(counted=f"{check.counted:,}", difference=signed(check.difference))
+    counted = number_format(check.counted, force_grouping=True)
+    message = _(MSG_CLOSED) % {"counted": counted, "difference": signed(check.difference)}
     response = _render(request, closed, None, message=message)
     trigger_client_event(response, CHANGED_EVENT, {"panel": "bags"})
     return response
@@ -216,7 +231,7 @@ def _print_context(t: Tournament) -> dict[str, Any]:
         "flight_label": reads.flight_label(t),
         "event_name": reads.event_name(t),
         "printed_at": timezone.localtime(),
-        "not_flight": service.MSG_NOT_A_FLIGHT,
+        "not_flight": _(service.MSG_NOT_A_FLIGHT),
     }
 
 
