@@ -24,7 +24,7 @@ from tourney.engine.errors import DomainError
 from tourney.engine.numbers import ascii_int
 from tourney.models import Tournament
 from tourney.roles import is_director
-from tourney.views.dashboard import reads, tables_panel
+from tourney.views.dashboard import log_words, reads, tables_panel
 
 CHANGED_EVENT = "tourney-changed"  # panels listen for it on <body>
 VERSION_HEADER = "X-Tourney-Version"
@@ -205,6 +205,11 @@ def _version(t: Tournament) -> int:
     return Tournament.objects.filter(pk=t.pk).values_list("version", flat=True).first() or 0
 
 
+def _refusal(panel: str, error: DomainError) -> str:
+    """A refusal in the screen's language (the log's undo names the action it cannot undo)."""
+    return log_words.undo_refusal(error) if panel == "log" else refusal_text(error)
+
+
 def render_dashboard(
     request: HttpRequest,
     t: Tournament,
@@ -226,7 +231,7 @@ def render_dashboard(
         tournament=t,
         # Over (the last bust): the panels drop Bust, hand for hand and the table tools.
         finished=t.status == Tournament.Status.FINISHED,
-        errors={panel: refusal_text(error)} if error else {},
+        errors={panel: _refusal(panel, error)} if error else {},
         error_fields=error.fields if error else {},
         version=_version(t),
         posted=request.POST if request.method == "POST" else {},

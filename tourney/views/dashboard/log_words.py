@@ -9,7 +9,9 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_noop as N_
 
+from tourney.core.language import refusal_text
 from tourney.engine import clock as clock_engine
 from tourney.engine.structure import item_number_of
 from tourney.views.dashboard import bounties as bounty_screens
@@ -275,3 +277,24 @@ KIND_LABELS = {
 def kind_label(kind: str) -> str:
     label = KIND_LABELS.get(kind)
     return str(label) if label else kind.replace("_", " ").capitalize()
+
+
+# The undo's refusals (tourney/services/undo.py), marked here for the screens: the log panel
+# and the undo's answer show them in the screen's language (the service keeps its English).
+UNDO_MESSAGES = (
+    N_("There is nothing to undo."),
+    N_("There is nothing to redo."),
+    N_("This action cannot be redone automatically; do it again by hand."),
+)
+_CANNOT_UNDO = N_(
+    "The last action (%(kind)s) keeps no undo record, so the log cannot undo it or anything "
+    "before it. Undo it where it was done if that screen offers an undo, or put it right "
+    "by hand."
+)
+
+
+def undo_refusal(exc) -> str:
+    """Why the log cannot undo, in the active language (the kind named as the log names it)."""
+    if exc.code == "cannot_undo" and exc.fields.get("kind"):
+        return _(_CANNOT_UNDO) % {"kind": exc.fields["kind"]}
+    return refusal_text(exc)

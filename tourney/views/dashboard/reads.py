@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from tables.models import Move, Seat, Table
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
+from tourney.engine.errors import DomainError
 from tourney.engine.money_format import money_exact
 from tourney.engine.structure import item_number_of
 from tourney.models import Entry, Event, Tournament
@@ -31,7 +32,7 @@ from tourney.selectors.money import (
     window_passed,
 )
 from tourney.views.dashboard import bounties as bounty_screens
-from tourney.views.dashboard import satellite_reads
+from tourney.views.dashboard import log_words, satellite_reads
 from tourney.views.dashboard.log_words import (  # noqa: F401 - the log's words, re-exported
     KIND_LABELS,
     _event_words,
@@ -327,11 +328,20 @@ def _step(ev, look: dict[str, Any] | None = None) -> dict[str, Any] | None:
     return {"id": ev.pk, "kind": ev.kind, "words": _event_words(ev.kind, ev.payload or {}, look)}
 
 
-def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
-    from tourney.services.undo import next_steps
+def _next_steps(t: Tournament) -> dict[str, Any]:
+    """``services.undo.next_steps``, with why the log cannot undo in the screen's language."""
+    from tourney.services.undo import redo_target, undo_target
 
+    try:
+        undo, blocked = undo_target(t), ""
+    except DomainError as exc:
+        undo, blocked = None, log_words.undo_refusal(exc)
+    return {"undo_event": undo, "undo_blocked": blocked, "redo_event": redo_target(t)}
+
+
+def log_panel(t: Tournament, kind: str = "") -> dict[str, Any]:
     events = list(log_events(t, kind)[:LOG_SHOWN])
-    steps = next_steps(t)  # the Undo and Redo buttons say which action they act on
+    steps = _next_steps(t)  # the Undo and Redo buttons say which action they act on
     look = log_lookups(
         t, [*events, *(ev for ev in (steps["undo_event"], steps["redo_event"]) if ev)]
     )
