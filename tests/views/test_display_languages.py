@@ -57,7 +57,7 @@ def test_the_tv_in_german_by_the_url(client, seated_tournament):
     assert 'id="level-title" class="level-title">Level 1<' in html
     assert ">BB-Ante 200<" in html
     assert "Beginnt gleich" in html
-    assert "<dt>Nächste Pause</dt>" in html and "<dt>Spieler</dt>" in html
+    assert "<dt>Pause in</dt>" in html and "<dt>Spieler</dt>" in html
     assert "<dt>Ø Stack</dt>" in html and ">20.000<" in html  # the average stack
     assert '"prize-pool-label">Preisgeld<' in html and ">1.000<" in html  # 20 × 50
     assert "<h2>Auszahlungen</h2>" in html and "Sitzplan" in html
@@ -77,8 +77,8 @@ def test_the_tv_in_spanish_by_the_url(client, seated_tournament):
     assert '<html lang="es">' in html
     assert 'class="level-title">Nivel 1<' in html
     assert ">Ante BB 200<" in html and "Empieza pronto" in html
-    assert "<dt>Próximo descanso</dt>" in html and "<dt>Jugadores</dt>" in html
-    assert '"prize-pool-label">Bote de premios<' in html and "<h2>Premios</h2>" in html
+    assert "<dt>Descanso en</dt>" in html and "<dt>Jugadores</dt>" in html
+    assert '"prize-pool-label">Bote<' in html and "<h2>Premios</h2>" in html
     assert _strings(html)["no_moves"] == "Sin cambios de mesa"
 
 
@@ -95,11 +95,11 @@ def test_the_tournaments_language_without_a_lang_and_the_url_over_it(client, sea
     t = seated_tournament
     Tournament.objects.filter(pk=t.pk).update(language="es")
     html = _page(client, "tourney-display", t)
-    assert '<html lang="es">' in html and "Nivel 1" in html and "Bote de premios" in html
+    assert '<html lang="es">' in html and "Nivel 1" in html and "Bote<" in html
     assert "state.json?lang" not in html  # no ?lang= asked: the polls follow the tournament
     english = _page(client, "tourney-display", t, lang="en")
     assert '<html lang="en">' in english and "Level 1" in english and "Prize pool" in english
-    assert "Bote de premios" not in english
+    assert "Bote" not in english
 
 
 def test_english_stays_as_it_was(client, seated_tournament):
@@ -155,7 +155,7 @@ def test_the_flight_line_places_and_bounties_in_the_screens_language(director, t
         assert state["flight"]["line"] == (
             "Día 1A — se embolsa al final del nivel 2 o al quedar 3 jugadores"
         )
-        assert state["flight"]["pool_label"] == "Bote del evento"
+        assert state["flight"]["pool_label"] == "Bote total"
         assert public.place_text(1, 1) == "1.º"
     assert public.place_text(22, 22) == "22nd"
     assert public.build_state(flight)["flight"]["pool_label"] == "Event pool"
@@ -207,14 +207,15 @@ def test_the_lobby_in_german_and_spanish(client, director, seated_tournament):
     german = client.get(url, {"lang": "de"}).content.decode()
     assert '<html lang="de">' in german
     assert "<dt>Spieler</dt>" in german and "<dt>Ø Stack</dt>" in german
-    assert "<dt>Nächste Pause</dt>" in german and ">Sitzplan ›<" in german
+    assert "<dt>Pause in</dt>" in german and ">Sitzplan ›<" in german
     assert ">20.000<" in german and "BB-Ante 200" in german
     assert f"/display/{tournament.display_token}/?view=seating&amp;lang=de" in german
     assert 'data-state-url="/lobby/' in german and 'state.json?lang=de"' in german
-    assert _strings(german)["next_break"] == "Nächste Pause"
+    assert _strings(german)["next_break"] == "Pause in"
+    assert _strings(german)["seats_left"] == "Freie Plätze"
     spanish = client.get(url, {"lang": "es"}).content.decode()
     assert "<dt>Jugadores</dt>" in spanish and "<dt>Stack medio</dt>" in spanish
-    assert "Nivel 1" in spanish and "Bote de premios" in spanish
+    assert "Nivel 1" in spanish and "<dt>Bote</dt>" in spanish
     # The browser's language when the URL says none.
     browser = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert '<html lang="es">' in browser and "Stack medio" in browser

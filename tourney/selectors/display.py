@@ -470,7 +470,9 @@ def build_state(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     if day is not None:  # RULES 10.2: the key only in a multi-day event
         state["flight"] = {"line": day.line, "over": day.ended}
         if flight:  # the pool shown is the event's so far, paid from Day 2 (RULES 10.6)
-            state["flight"].update(pool_label=_("Event pool"), payouts_note=_(MSG_FLIGHT_PAYOUTS))
+            state["flight"].update(
+                pool_label=pgettext("clock stat", "Event pool"), payouts_note=_(MSG_FLIGHT_PAYOUTS)
+            )
     if bounties:  # the key only in a bounty event: a plain event's state stays as it was
         state["bounties"] = bounty_panel(t, list(seats.values()), left)
     # RULES 10.8: the key only once counts exist; its one query takes the place of the

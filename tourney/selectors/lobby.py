@@ -44,7 +44,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Q, Sum
 from django.utils import formats, timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tables.models import Table
 from tables.selectors import blocked_sql
@@ -315,7 +315,9 @@ def _card(t: Tournament, now: datetime, items, counts: dict, free: int | None) -
         "entries": counts.get("entries", 0),
         "average_stack": average_stack(chips, left),
         "prize_pool": money_whole(pool),
-        "pool_label": _("Event pool") if flight else _("Prize pool"),
+        "pool_label": pgettext("clock stat", "Event pool")
+        if flight
+        else pgettext("clock stat", "Prize pool"),
         "hand_for_hand": t.hand_for_hand,
         "starts_at_ms": clock_engine.to_ms(t.starts_at) if t.starts_at else None,
         "starts_text": starts_text(t, now),
