@@ -211,8 +211,9 @@
       }
     } else if (running && !c.waiting && (c.index !== last.index || last.status === "not_started")) {
       started(c, now);
-    } else if (running && c.index === last.index && last.running && last.remaining > 60000 && c.remaining <= 60000) {
-      lastMinute(c, now);
+    } else if (running && c.index === last.index && last.running && last.remaining > 60000 &&
+               c.remaining <= 60000 && last.remaining - c.remaining < 5000) {
+      lastMinute(c, now); // counted down to it (a director's "set 0:30" is no last minute)
     }
     last = { index: c.index, status: c.status, running: running, remaining: c.remaining };
   }
