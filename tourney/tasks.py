@@ -119,11 +119,16 @@ def status_feed_sweep() -> int:
         except OperationalError:
             log.warning("status feed sweep: feed %s locked, next sweep will retry", due.feed_id)
             continue
-        if claimed:
+        if not claimed:
+            continue
+        try:
             status_feed_send.apply_async(
                 kwargs={"feed_id": due.feed_id, "event": due.event, "claim": now.isoformat()}
             )
-            n += 1
+        except Exception:  # noqa: BLE001 — any broker error: the next heartbeat sends the state
+            log.warning("status feed sweep: could not queue the sending of feed %s", due.feed_id)
+            continue
+        n += 1
     return n
 
 

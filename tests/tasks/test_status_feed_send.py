@@ -289,3 +289,22 @@ def test_a_finished_tournament_gets_no_heartbeat(tournament, receiver, eager):
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     with time_machine.travel(T0 + timedelta(minutes=5), tick=False):
         assert tasks.status_feed_sweep() == 0
+
+
+def test_beat_sweeps_the_feeds_every_two_seconds():
+    from tourney.celery import app
+
+    schedule = {v["task"]: v["schedule"] for v in app.conf.beat_schedule.values()}
+    assert schedule["tourney.tasks.status_feed_sweep"] == 2.0
+
+
+def test_a_sweep_that_cannot_queue_goes_on(tournament, monkeypatch):
+    feeds.feed_create(tournament_id=tournament.pk, url="http://127.0.0.1:9/a")
+    feeds.feed_create(tournament_id=tournament.pk, url="http://127.0.0.1:9/b")
+
+    def down(**kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.status_feed_send, "apply_async", down)
+    assert tasks.status_feed_sweep() == 0
+    assert StatusFeed.objects.filter(last_attempt_at__isnull=False).count() == 2
