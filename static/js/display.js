@@ -121,6 +121,20 @@
     if (el) el.hidden = !visible;
   }
 
+  /* The TV's footer line stays whole in any language and at any blinds: its font shrinks (to
+     60 % at most) until the words fit its box, instead of being cut short. */
+  function fitLine(el) {
+    if (!el || mode !== "tv" || !el.getClientRects().length) return false;
+    el.style.fontSize = "";
+    var size = parseFloat(getComputedStyle(el).fontSize) || 0;
+    var least = size * 0.6;
+    while (el.scrollWidth > el.clientWidth + 1 && size > least) {
+      size *= 0.94;
+      el.style.fontSize = size + "px";
+    }
+    return true;
+  }
+
   var lastIndex = null;
 
   function renderClock() {
@@ -143,7 +157,11 @@
     setText("color-up", cu);
     show("color-up", !!cu);
     var dayOver = !!(state.flight && state.flight.over);  // RULES 10.2: a flight has ended
+    var nextEl = $("next-level"), nextWas = nextEl ? nextEl.textContent : "";
     setText("next-level", dayOver ? text("bag_and_tag") : c.hasNext ? nextText(c.next) : text("last_level"));
+    if (nextEl && (nextEl.textContent !== nextWas || !nextEl.dataset.fitted)) {
+      nextEl.dataset.fitted = fitLine(nextEl) ? "1" : "";
+    }
     body.classList.toggle("is-day-over", dayOver);
     setText("next-break", isBreak ? text("now") : duration(c.toBreak));
 
@@ -484,6 +502,7 @@
     if ($("standings-view")) $("standings-view").hidden = name !== "standings";
     if (name === "seating") renderSeating();
     else renderPayouts();
+    if (name === "clock") fitLine($("next-level"));
   }
 
   function cycle() {
@@ -604,6 +623,7 @@
   // ------------------------------------------------------------ start
 
   window.addEventListener("resize", function () {
+    fitLine($("next-level"));
     if (current === "seating") renderSeating();
     else renderPayouts();
   });

@@ -152,3 +152,22 @@ def test_the_lobby_in_german(page, live_url, director, screenshot):
     screenshot(page, "lang-de-lobby-1920x1080")
     assert not (bad := _overflows(page)), bad
     assert page.js_errors == []
+
+
+def test_the_tv_in_spanish_at_a_break_fits(page, live_url, director, screenshot):
+    """The longest words: Spanish labels, a mystery bounty panel, the next level's blinds with
+    its ante in the footer (its font shrinks until the line is whole, never cut short)."""
+    t = _tournament(director, players=24, bounty_kind="mystery", bounty=5000)
+    services.clock_action(tournament_id=t.pk, action="jump", index=2)
+    page.goto(f"{live_url}/display/{t.display_token}/?view=clock&lang=es")
+    assert page.text_content("#level-title") == "Descanso"
+    assert page.text_content("#next-level") == "2\u00a0500 / 5\u00a0000 · Ante BB 5\u00a0000"
+    assert page.text_content("#bounty-title") == "Bounties misteriosos"
+    assert page.text_content("#next-break") == "Ahora"
+    screenshot(page, "lang-es-tv-break-1920x1080")
+    assert not (bad := _overflows(page)), bad
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.wait_for_timeout(200)
+    screenshot(page, "lang-es-tv-break-1366x768")
+    assert not (bad := _overflows(page)), bad
+    assert page.js_errors == []
