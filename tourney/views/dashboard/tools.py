@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -338,8 +338,10 @@ def _item_words(items, index: int | None) -> str:
         return ""
     level = sum(1 for it in items[: index + 1] if it.kind == "level")
     if items[index].kind == "level":
-        return f"level {level}"
-    return f"the break after level {level}" if level else "the opening break"
+        return gettext("level %(n)s") % {"n": level}
+    if level:
+        return gettext("the break after level %(n)s") % {"n": level}
+    return gettext("the opening break")
 
 
 def _editor_ctx(t, data, text, error, filled, current) -> dict[str, Any]:
