@@ -170,6 +170,7 @@ RULES = {
     "tourney-dashboard-structure-json": DIRECTOR_PAGE,
     "tourney-dashboard-structure-text": DIRECTOR_PAGE,
     "tourney-dashboard-structure-import": DIRECTOR_PAGE,
+    "tourney-dashboard-setup-structure-file": DIRECTOR_PAGE,
     # Issue 29, announcements: announcing and their settings are the director's
     "announcement_create": API_DIRECTOR,
     "announcements_get": API_DIRECTOR,

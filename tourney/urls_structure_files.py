@@ -19,6 +19,11 @@ urlpatterns = [
         name="tourney-dashboard-structure-text",
     ),
     path(
+        "td/new/structure-file/",
+        structure_files.setup_structure_file,
+        name="tourney-dashboard-setup-structure-file",
+    ),
+    path(
         P + "import/",
         structure_files.structure_import,
         name="tourney-dashboard-structure-import",

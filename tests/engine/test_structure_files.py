@@ -295,3 +295,14 @@ def test_a_text_without_a_level_is_refused(text):
 def test_the_text_reads_at_most_500_items():
     got = problems("20, 100, 200\n" * 501)
     assert got == {501: sf.LINE_TOO_MANY}
+
+
+@pytest.mark.parametrize("line", ["20, x, 400", "20 x 400 0", "20; abc; 400; 0"])
+def test_a_mistyped_blind_is_a_bad_level_not_a_break(line):
+    (message,) = problems(line + "\n20, 100, 200").values()
+    assert message.startswith("the small blind ")
+
+
+@pytest.mark.parametrize("line", ["15, Dinner break", "15 Dinner break", "15;Break"])
+def test_a_break_label_may_be_several_words(line):
+    assert sf.parse_text(line + "\n20, 100, 200")[0] == brk(minutes=15)

@@ -162,3 +162,51 @@ def test_the_screen_speaks_german(td, tournament):
     html = r.content.decode()
     assert "Strukturdateien" in html
     assert "Zeile 4: der Big Blind 300 ist kleiner als der Small Blind 400" in html
+
+
+# -- the new-tournament page -----------------------------------------------------------------------
+
+SETUP_FILE = "/td/new/structure-file/"
+
+
+def test_the_setup_page_offers_a_structure_file(td):
+    html = td.get("/td/new/").content.decode()
+    assert f'action="{SETUP_FILE}"' in html
+    assert 'hx-include="#setup-form"' in html
+
+
+def test_a_structure_file_fills_the_setup_levels_box_and_creates_nothing(td, tournament):
+    doc = {
+        "format": "tourney.structure",
+        "version": 1,
+        "starting_stack": 30000,
+        "items": [
+            {"kind": "level", "small_blind": 100, "big_blind": 200, "minutes": 20},
+            {"kind": "break", "minutes": 10, "color_up": [25]},
+            {
+                "kind": "level",
+                "small_blind": 200,
+                "big_blind": 400,
+                "big_blind_ante": 400,
+                "minutes": 20,
+            },
+        ],
+    }
+    count = type(tournament).objects.count()
+    upload = SimpleUploadedFile("s.json", json.dumps(doc).encode(), "application/json")
+    r = td.post(SETUP_FILE, {"file": upload, "name": "Sunday Stack"}, HTTP_HX_REQUEST="true")
+    html = r.content.decode()
+    assert r.status_code == 200
+    assert "100/200 20\nbreak 10 color-up 25\n200/400/400 20</textarea>" in html
+    assert 'value="30000"' in html
+    assert 'value="Sunday Stack"' in html  # what was typed stays
+    assert "The levels box holds the file's 2 levels" in html
+    assert type(tournament).objects.count() == count
+
+
+def test_a_bad_structure_file_on_the_setup_page_lists_its_lines(td):
+    r = td.post(SETUP_FILE, {"text": "20, 100, 200\n20, x, 400\n"})
+    html = r.content.decode()
+    assert r.status_code == 400
+    assert "Line 2: the small blind &quot;x&quot; is not a whole number" in html
+    assert 'id="setup-form"' in html

@@ -348,9 +348,18 @@ def _level(line: str) -> Item | LineProblem:
     return Item(kind=LEVEL, seconds=seconds, **values)
 
 
+def _looks_like_level(label: str) -> bool:
+    """``20, x, 400``: a level with a mistyped column, not a break labelled "x, 400" (a
+    break's label has no number columns after its first, unless it colors up)."""
+    if _COLOR_UP.search(label):
+        return False
+    cols, _ = _columns(label)
+    return len(cols) > 1 and all(re.fullmatch(r"[\d.,]+", c) for c in cols[1:])
+
+
 def _parse_line(line: str) -> Item | LineProblem:
     m = _BREAK_LINE.match(line)
-    if m and not m[2].upper().startswith("BBA"):
+    if m and not m[2].upper().startswith("BBA") and not _looks_like_level(m[2]):
         if _DURATION.match(m[1]) or not m[1][:1].isalpha():
             return _break(m[1], m[2])
     if line[:1].isalpha():

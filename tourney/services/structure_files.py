@@ -53,6 +53,8 @@ class ReadFile:
     kind: str
     items: tuple[clock_engine.Item, ...]
     lines: tuple[int, ...]
+    name: str = ""
+    starting_stack: int | None = None
 
 
 @functools.cache
@@ -117,7 +119,9 @@ def read_file(text: str) -> ReadFile:
                 "bad_document", MSG_NOT_JSON, fields={f"line {exc.lineno}": msg}, params=params
             ) from None
         items = document_items(obj)
-        return ReadFile(JSON, items, (0,) * len(items))
+        return ReadFile(
+            JSON, items, (0,) * len(items), obj.get("name", ""), obj.get("starting_stack")
+        )
     items, lines, problems = files_engine.parse_text_lines(text)
     if problems:
         raise StructureTextError(problems)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,11 +21,14 @@ from tourney.engine.clock import LEVEL
 from tourney.engine.errors import DomainError
 from tourney.engine.structure_files import LineProblem, StructureTextError
 from tourney.models import Tournament
+from tourney.services import setup
 from tourney.services import structure_files as files
-from tourney.views.dashboard.base import director_view
+from tourney.views.dashboard.base import director_only, director_view
+from tourney.views.dashboard.setup_views import PAST_SHOWN
 
 PARTIAL = "dashboard/_structure_files.html"
 PAGE = "dashboard/structure_import.html"
+SETUP_PAGE = "dashboard/setup.html"
 
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:
@@ -115,3 +119,42 @@ def structure_import(request: HttpRequest, t: Tournament) -> HttpResponse:
             state.update(errors=_error_lines(exc), rows=None)
             status = exc.status
     return render(request, PARTIAL if request.htmx else PAGE, ctx, status=status)
+
+
+def _typed_setup(request: HttpRequest) -> dict[str, Any]:
+    """What the director had typed in the setup form (htmx sends it along), to keep."""
+    initial: dict[str, Any] = {}
+    for name, field in setup.SetupForm.base_fields.items():
+        if name in request.POST:
+            many = isinstance(field, forms.MultipleChoiceField)
+            initial[name] = request.POST.getlist(name) if many else request.POST[name]
+    return initial
+
+
+@director_only
+@require_http_methods(["POST"])
+def setup_structure_file(request: HttpRequest) -> HttpResponse:
+    """The new-tournament page with its levels box filled from a structure file (typed
+    levels; a JSON file's starting stack too): nothing is created until the director creates
+    the tournament. On a problem the page comes back with it, line by line."""
+    state: dict[str, Any] = {}
+    initial = _typed_setup(request)
+    status = 200
+    try:
+        text = _file_text(request)
+        state["text"] = text
+        read = files.read_file(text)
+        initial.update(structure="custom", levels_text=setup.levels_text(read.items))
+        if read.starting_stack:
+            initial["starting_stack"] = read.starting_stack
+        state["filled"] = sum(1 for item in read.items if item.kind == LEVEL)
+    except DomainError as exc:
+        state["errors"] = _error_lines(exc)
+        status = exc.status
+    ctx = {
+        "past": Tournament.objects.only("pk", "name", "created_at")[:PAST_SHOWN],
+        "message": None,
+        "form": setup.SetupForm(initial=initial),
+        "setup_file": state,
+    }
+    return render(request, SETUP_PAGE, ctx, status=status)
