@@ -223,3 +223,27 @@ def test_a_rebuy_message_in_german_separators(german, tournament, director):
     assert "Rebuy für #1 Anna Becker: 55,00 kassiert, 20.000 Chips." in r.content.decode()
     side = german.get(url("tourney-desk-side", tournament), **HTMX).content.decode()
     assert "<td>110,00</td>" in side  # today's takings: the entry and the rebuy
+
+
+def test_a_bounty_events_price_and_receipt_in_spanish(spanish, director):
+    """RULES 9.1: the price's parts on the desk and on the card, in Spanish words and
+    separators; a re-entry's new bounty on the button."""
+    t = services.tournament_create(
+        actor=director,
+        name="Jueves PKO",
+        tables=1,
+        buy_in=8000,
+        fee=1000,
+        starting_stack=20000,
+        options={"bounty_kind": "progressive", "bounty": 200000, "draw_at_registration": True},
+    )
+    r = register(spanish, t, name="Lucía Gómez")
+    html = r.content.decode()
+    price = (
+        f'data-testid="price">Precio <b>2{NBSP}090,00</b> = <b>80,00</b> bote de premios + '
+        f'<b class="bounty-part">2{NBSP}000,00</b> recompensa + <b>10,00</b> comisión</li>'
+    )
+    assert price in html
+    card = html[html.index('id="seat-card"') :]
+    assert f'data-testid="card-parts">Pagado <b>2{NBSP}090,00</b> = 80,00 bote de premios' in card
+    assert "Tu recompensa" in card
