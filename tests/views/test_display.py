@@ -49,6 +49,7 @@ STATE_KEYS = {
     "recent_ms",
     "finished",
     "results",
+    "speech",  # issue 29: what the TV says (selectors/announcements.py)
 }
 
 
