@@ -247,3 +247,28 @@ def test_a_bounty_events_price_and_receipt_in_spanish(spanish, director):
     card = html[html.index('id="seat-card"') :]
     assert f'data-testid="card-parts">Pagado <b>2{NBSP}090,00</b> = 80,00 bote de premios' in card
     assert "Tu recompensa" in card
+
+
+# ---------------------------------------------------------------- printouts and the login
+
+
+def test_the_results_sheet_in_german(german, seated_tournament):
+    html = german.get(url("tourney-results-print", seated_tournament)).content.decode()
+    assert '<html lang="de">' in html
+    for words in (
+        "Ergebnisse · gedruckt ",
+        "<dt>Preisgeld</dt><dd>1.000,00</dd>",  # 20 entries of 50.00
+        "<th>Platz</th><th>Name</th>",
+        "Noch niemand ist ausgeschieden.",
+        "CSV herunterladen",
+    ):
+        assert words in html, words
+
+
+def test_the_login_page_in_spanish(client):
+    html = client.get("/login/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "<h1>Iniciar sesión</h1>" in html and "Contraseña" in html
+    wrong = client.post("/login/", {"username": "x", "password": "y"}, HTTP_ACCEPT_LANGUAGE="es")
+    assert (
+        "Ese usuario y esa contraseña no corresponden a ninguna cuenta." in wrong.content.decode()
+    )
