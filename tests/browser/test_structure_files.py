@@ -13,6 +13,10 @@ from tourney.selectors.clock import structure_items
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BAD = "# Sunday turbo\n20, 100, 200\n15, Break, color up 25\n20, 400, 300\n"
+# the setup form's late registration runs to level 6 by default: a structure for it
+SETUP = "20, 100, 200\n15, Break, color up 25\n" + "".join(
+    f"20, {100 * n}, {200 * n}, {200 * n} BBA\n" for n in range(2, 9)
+)
 GOOD = "# Sunday turbo\n20, 100, 200\n15, Break, color up 25\n20, 300, 600, 600 BBA\n"
 
 
@@ -52,3 +56,31 @@ def test_import_a_text_structure_bad_line_then_good(page, live_url, tournament, 
     expect(rows.nth(2)).to_contain_text("300")
     expect(rows.nth(2)).to_contain_text("600")
     assert [it.big_blind_ante for it in structure_items(tournament)] == [0, 0, 600]
+
+
+def test_a_structure_file_fills_the_new_tournament_form(page, live_url, director, screenshot):
+    log_in(page, live_url, "/td/new/")
+    page.fill("#setup-form input[name=name]", "Sunday Stack")
+    panel = page.locator("#setup-structure-file")
+    panel.locator("textarea[name=text]").fill("20, 100, 200\n20, x, 400\n")
+    with page.expect_response(lambda r: r.request.method == "POST") as info:
+        panel.get_by_role("button", name="Fill the levels box").click()
+    assert info.value.status == 400
+    expect(page.locator("#setup-structure-file li")).to_have_text(
+        ['Line 2: the small blind "x" is not a whole number: write digits, e.g. 100']
+    )
+    page.locator("#setup-structure-file textarea[name=text]").fill(SETUP)
+    page.locator("#setup-structure-file").get_by_role("button", name="Fill the levels box").click()
+    expect(page.locator("#setup-structure-file [role=status]")).to_contain_text("8 levels")
+    expect(page.locator("#setup-form textarea[name=levels_text]")).to_have_value(
+        "100/200 20\nbreak 15 color-up 25\n"
+        + "\n".join(f"{100 * n}/{200 * n}/{200 * n} 20" for n in range(2, 9))
+    )
+    expect(page.locator("#setup-form input[name=name]")).to_have_value("Sunday Stack")
+    screenshot(page, "structure-files-setup")
+    page.locator("#setup-form").get_by_role("button", name="Create tournament").click()
+    page.wait_for_url(lambda url: "/td/new/" not in url)
+    from tourney.models import Tournament
+
+    t = Tournament.objects.get(name="Sunday Stack")
+    assert [it.big_blind for it in structure_items(t)] == [200, 0] + [200 * n for n in range(2, 9)]
