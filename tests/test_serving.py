@@ -56,10 +56,10 @@ def test_a_home_game_is_served_by_gunicorn_without_debug_pages(tmp_path):
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while True:
             try:
-                login = requests.get(f"{base}/login/", timeout=2)
+                login = requests.get(f"{base}/login/", timeout=30)
                 break
             except requests.ConnectionError:
                 assert time.monotonic() < deadline and web.poll() is None, "gunicorn did not start"

@@ -114,7 +114,9 @@ def unmarked_text(source: str) -> list[str]:
         content = token.contents.split(" ", 1)[0] if token.token_type == TokenType.BLOCK else ""
         if content in ("blocktranslate", "blocktrans", "comment"):
             inside = content
-        elif content in ("endblocktranslate", "endblocktrans", "endcomment"):
+        elif content == "block" and token.contents.split()[1:2] in (["body_class"], ["mode"]):
+            inside = "block"  # a CSS class or a mode name, not text
+        elif content in ("endblocktranslate", "endblocktrans", "endcomment", "endblock"):
             inside = None
         if token.token_type in (TokenType.BLOCK, TokenType.VAR) and not inside:
             parser.found.extend(_tag_literals(token.contents))
@@ -145,3 +147,5 @@ def test_the_checker_finds_unmarked_text():
     assert unmarked_text('{% include "a.html" with f=form.name label=_("Name") %}') == []
     assert unmarked_text('{{ x|default:"none yet" }}') == ["none", "yet"]
     assert unmarked_text('{{ x|default:_("none yet") }}') == []
+    assert unmarked_text("{% block body_class %}desk print{% endblock %}") == []
+    assert unmarked_text("{% block title %}Desk{% endblock %}") == ["Desk"]

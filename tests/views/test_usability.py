@@ -226,7 +226,9 @@ def test_demo_defaults_to_the_procfile_port(capsys, monkeypatch):
     call_command("demo")
     assert "http://127.0.0.1:8000/td/" in capsys.readouterr().out
     procfile = (Path(settings.BASE_DIR) / "Procfile").read_text()
-    assert "runserver 127.0.0.1:${PORT:-8000}" in procfile
+    assert "gunicorn --config gunicorn.conf.py" in procfile
+    conf = (Path(settings.BASE_DIR) / "gunicorn.conf.py").read_text()
+    assert "os.environ.get('PORT', '8000')" in conf
 
 
 # ---------------------------------------------------------------- item 9: clock and structure
