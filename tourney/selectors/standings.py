@@ -32,6 +32,7 @@ from decimal import Decimal
 
 from django.db.models import Count, F
 
+from tourney.core.language import refusal_text
 from tourney.engine import points
 from tourney.engine.errors import DomainError
 from tourney.models import Entry, Knockout, Player, Season, Tournament
@@ -196,7 +197,7 @@ def season_standings(season: Season, *, limit: int | None = None) -> Standings:
             options_of(season),
         )
     except DomainError as exc:
-        message = exc.message
+        message = refusal_text(exc)  # the engine's message in the active language
         event = exc.fields.get("event")
         if event in by_id:
             message = MSG_EVENT.format(name=by_id[event].name, message=message)
