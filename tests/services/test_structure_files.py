@@ -130,7 +130,12 @@ def test_an_empty_file_is_refused(text, code):
     assert info.value.code == code
 
 
-def test_a_file_that_is_not_utf8_is_refused():
+def test_a_binary_file_is_refused():
     with pytest.raises(DomainError) as info:
         files.decode(b"\xff\xfe\x00 20")
     assert info.value.code == "bad_file"
+
+
+def test_a_windows_1252_file_is_read():
+    text = files.decode("20, 100, 200\n15, Pause \u2013 Farbwechsel\n".encode("cp1252"))
+    assert files.read_file(text).items[1].kind == "break"

@@ -210,3 +210,13 @@ def test_a_bad_structure_file_on_the_setup_page_lists_its_lines(td):
     assert r.status_code == 400
     assert "Line 2: the small blind &quot;x&quot; is not a whole number" in html
     assert 'id="setup-form"' in html
+
+
+def test_a_file_that_is_no_structure_lists_twenty_problems_and_counts_the_rest(td, tournament):
+    text = "".join(f"line {n}\n" for n in range(1, 31))
+    r = td.post(
+        url(tournament, "import"), {"text": text, "step": "preview"}, HTTP_HX_REQUEST="true"
+    )
+    html = r.content.decode()
+    assert html.count("<li>Line ") == 20
+    assert "… and 10 more lines with a problem." in html

@@ -33,7 +33,7 @@ JSON, TEXT = "json", "text"
 
 MSG_EMPTY = N_("The structure file is empty: choose a file or paste a structure.")
 MSG_TOO_LONG = N_("A structure file holds at most 200,000 characters.")
-MSG_NOT_UTF8 = N_("The file is not text (UTF-8): save it as plain text or JSON and try again.")
+MSG_NOT_UTF8 = N_("The file is not text: save it as plain text or JSON and try again.")
 MSG_NOT_JSON = N_(
     'The file starts with "{" but is not valid JSON (line %(line)s, column %(column)s): %(error)s.'
 )
@@ -96,10 +96,14 @@ def detect(text: str) -> str:
 
 
 def decode(raw: bytes) -> str:
+    """An uploaded file's text: UTF-8, else Windows-1252 (what older timers on Windows save;
+    the format itself is ASCII). A NUL byte says it is no text at all (a spreadsheet, a PDF)."""
+    if b"\x00" in raw:
+        raise DomainError("bad_file", MSG_NOT_UTF8, fields={"file": MSG_NOT_UTF8})
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise DomainError("bad_file", MSG_NOT_UTF8, fields={"file": MSG_NOT_UTF8}) from None
+        return raw.decode("cp1252", errors="replace")
 
 
 def read_file(text: str) -> ReadFile:

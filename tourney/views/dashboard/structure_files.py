@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -29,6 +30,7 @@ from tourney.views.dashboard.setup_views import PAST_SHOWN
 PARTIAL = "dashboard/_structure_files.html"
 PAGE = "dashboard/structure_import.html"
 SETUP_PAGE = "dashboard/setup.html"
+SHOWN = 20  # problems listed; a file that is no structure at all has one on every line
 
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:
@@ -62,7 +64,18 @@ def _problem_line(p: LineProblem) -> str:
 def _error_lines(exc: DomainError) -> list[str]:
     """A refusal as sentences: one per line of the file (text), or per field (JSON)."""
     if isinstance(exc, StructureTextError):
-        return [_problem_line(p) for p in exc.problems]
+        lines = [_problem_line(p) for p in exc.problems[:SHOWN]]
+        more = len(exc.problems) - SHOWN
+        if more > 0:
+            lines.append(
+                ngettext(
+                    "… and %(n)s more line with a problem.",
+                    "… and %(n)s more lines with a problem.",
+                    more,
+                )
+                % {"n": more}
+            )
+        return lines
     if exc.params or not exc.fields:
         return [refusal_text(exc)]
     lines = [] if exc.code == "bad_structure" else [refusal_text(exc)]
