@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_http_methods, require_safe
@@ -67,6 +68,8 @@ def _shaped(ctx: dict) -> dict:
     ]
     for r in (ctx.get("preview") or {}).get("shown", []):
         r["cells"] = [r["values"][f] for f in LABELS]
+        # a row's messages in the active language where the catalog has them (the fixed ones)
+        r["errors"] = {f: _(m) if isinstance(m, str) and m else m for f, m in r["errors"].items()}
     return ctx
 
 
