@@ -125,13 +125,17 @@ def test_the_engine_defaults_to_english():
 
 @pytest.mark.parametrize(
     ("lang", "exact", "whole"),
-    [("en", "1,234.50", "1,234"), ("de", "1.234,50", "1.234"), ("es", f"1{NBSP}234,50", "1")],
+    [
+        ("en", "1,234.50", "1,234"),
+        ("de", "1.234,50", "1.234"),
+        ("es", f"1{NBSP}234,50", f"1{NBSP}234"),
+    ],
 )
 def test_money_follows_the_active_language(lang, exact, whole):
     """Django's locale data: German groups with ".", Spanish with a non-breaking space."""
     with translation.override(lang):
         assert money_text.money_exact(123450) == exact
-        assert money_text.money_whole(123400).startswith(whole)
+        assert money_text.money_whole(123400) == whole
         rendered = Template("{% load money %}{{ x|money }}").render(Context({"x": 123450}))
         assert rendered == exact
 
