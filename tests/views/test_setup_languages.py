@@ -30,6 +30,7 @@ SETUP_WORDS = {
         "Keine Bounties",  # a model's choice label
         "Über mehrere Tage gespielt, in Flights an Tag 1?",
         "Struktur-Vorschau",
+        "Auszahlungen, % pro Platz",  # a percent sign in a label, once
     ],
     "es": [
         "Crear torneo",
@@ -38,6 +39,7 @@ SETUP_WORDS = {
         "Sin recompensas",
         "¿Se juega en varios días, con flights en el Día 1?",
         "Vista previa de la estructura",
+        "Premios, % por puesto",
     ],
     "en": [
         "Create tournament",
@@ -46,6 +48,7 @@ SETUP_WORDS = {
         "No bounties",
         "Played over several days, in Day 1 flights?",
         "Preview structure",
+        "Payouts, % per place",
     ],
 }
 
