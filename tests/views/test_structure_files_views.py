@@ -220,3 +220,9 @@ def test_a_file_that_is_no_structure_lists_twenty_problems_and_counts_the_rest(t
     html = r.content.decode()
     assert html.count("<li>Line ") == 20
     assert "… and 10 more lines with a problem." in html
+
+
+def test_the_setup_panel_speaks_spanish(td):
+    html = td.get("/td/new/?lang=es").content.decode()
+    assert "Importar un archivo de estructura" in html
+    assert "Rellenar el cuadro de niveles" in html
