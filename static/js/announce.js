@@ -218,15 +218,17 @@
     last = { index: c.index, status: c.status, running: running, remaining: c.remaining };
   }
 
-  /* The director's free texts: those after the last one said; at the first state, none of
-     those already there (they were said before this page, or long ago). */
+  /* The director's free texts: those after the last one said. A display opened for the first
+     time says none of those already there (said before it was there, or long ago); one
+     reloaded (it remembers the last it said) says those that came since, if still fresh. */
+  var reloaded = recall("session", KEY + ":last-id") !== null;
   function onAnnouncements(now, first) {
     var list = ((state.speech || {}).announcements || []).slice().sort(function (a, b) { return a.id - b.id; });
     list.forEach(function (a) {
       if (a.id <= lastId) return;
       lastId = a.id;
       remember("session", KEY + ":last-id", String(lastId));
-      if (first) return;
+      if (first && (!reloaded || now - a.at > 30000)) return;
       banner(a.text);
       say("announce", a.text, now - a.at < STALE_MS);
     });
@@ -239,6 +241,7 @@
     state = d.state;
     onClock(d.clock, d.now || Date.now());
     onAnnouncements(d.now || Date.now(), first);
+    if (first) remember("session", KEY + ":last-id", String(lastId)); // this page was here
   });
 
   // ------------------------------------------------------------ the buttons
