@@ -144,9 +144,9 @@
     setText("level-title", levelTitle(c.item));
     var cd = setText("countdown", c.status === "finished" ? "0:00" : duration(c.remaining));
     if (cd) cd.classList.toggle("long", cd.textContent.length > 5);
-    // RULES 10.2: a day of a multi-day event stops; the tournament goes on another day.
-    var over = text(state.flight ? "day_over" : "tournament_complete");
-    var note = { not_started: text("starting_soon"), paused: text("paused"), finished: over }[c.status] || "";
+    // RULES 10.2: a day of a multi-day event stops ("Day over"), a tournament completes: the
+    // page hands over the one wording that fits it ("finished").
+    var note = { not_started: text("starting_soon"), paused: text("paused"), finished: text("finished") }[c.status] || "";
     setText("clock-note", note);
     show("clock-note", !!note);
     setText("blinds", blinds(item));

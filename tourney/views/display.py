@@ -157,6 +157,15 @@ def seating_rows(seating) -> str:
     )
 
 
+def _strings_for(state: dict) -> dict[str, str]:
+    """``screen_strings`` for one tournament's page: the clock's end in its one wording (a
+    day of a multi-day event stops, RULES 10.2; a tournament completes), the other left out."""
+    strings = screen_strings()
+    day_over, complete = strings.pop("day_over"), strings.pop("tournament_complete")
+    strings["finished"] = day_over if "flight" in state else complete
+    return strings
+
+
 def _page_context(request: HttpRequest, token: str, state: dict) -> dict:
     # The QR code's phone page speaks the tournament's language or the phone's own, not the
     # TV's ?lang=: a player reads their own phone.
@@ -165,7 +174,7 @@ def _page_context(request: HttpRequest, token: str, state: dict) -> dict:
         "state": state,
         "seating_rows": seating_rows(state.get("seating", ())),
         "words": public.clock_words(state),
-        "strings": screen_strings(),
+        "strings": _strings_for(state),
         "lang": translation.get_language(),
         "lang_asked": asked_language(request),
         "state_url": reverse("tourney-display-state", args=[token]) + lang_query(request),

@@ -69,7 +69,7 @@ def lobby(request: HttpRequest, token: str) -> HttpResponse:
         "state_url": reverse("tourney-lobby-state", args=[token]) + lang_query(request),
         "seating_pattern": seating_url("__token__", lang_query(request, "&")),
         "server_now": public.server_time_ms(),
-        "strings": screen_strings(),
+        "strings": {k: v for k, v in screen_strings().items() if k != "tournament_complete"},
         "lang": translation.get_language(),
     }
     response = render(request, "display/lobby.html", context)
