@@ -13,6 +13,10 @@ builds the state only when the tournament changed: every service write bumps
 ``Tournament.version`` through ``record_event``, and a clock anchor change is part of the ETag
 too. A running clock crosses levels without any write, so the state carries the next items
 and the browser rolls over by itself (RULES 4.3: the clock is derived, never counted).
+
+The state is worded in the screen's language (issue 29: the tournament's, or the URL's
+``?lang=``): built, cached and tagged per language, the language the ETag's last part, so a
+German and an English screen never get each other's answer.
 """
 
 from __future__ import annotations
