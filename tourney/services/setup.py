@@ -121,6 +121,11 @@ def move_mark_announced(*, tournament_id: int, move_ids: Sequence[int], actor=No
 # ---------------------------------------------------------------- parsing typed values
 
 
+def _refused(code: str, msg: str, field: str, **params) -> DomainError:
+    """A refusal at ``field``, its message filled in with ``params`` (translated on screens)."""
+    return DomainError(code, msg, fields={field: msg % params}, params=params)
+
+
 def parse_money(text: str | None, field: str) -> int:
     """ "12.50" → 1250 (the smallest unit); empty → 0."""
     amount = money_typed(text)
@@ -181,10 +186,7 @@ def parse_levels_text(text: str) -> list[dict[str, Any]]:
             cu = [int(c) for c in re.split(r"[ ,]+", (m["cu"] or "").strip()) if c]
             out.append({"kind": "break", "minutes": int(m["min"]), "color_up": cu})
             continue
-        msg = MSG_BAD_LINE % {"n": n}
-        raise DomainError(
-            "bad_structure", MSG_BAD_LINE, fields={"levels_text": msg}, params={"n": n}
-        )
+        raise _refused("bad_structure", MSG_BAD_LINE, "levels_text", n=n)
     return out
 
 
@@ -209,10 +211,7 @@ _ENVELOPE_SEP = re.compile(r"[;\n]+|,(?!\d{3}(?!\d))", re.A)
 
 
 def _envelope_refusal(msg: str, part: str) -> DomainError:
-    params = {"part": part[:40]}
-    return DomainError(
-        "bad_envelopes", msg, fields={"mystery_envelopes": msg % params}, params=params
-    )
+    return _refused("bad_envelopes", msg, "mystery_envelopes", part=part[:40])
 
 
 def parse_envelopes(text: str | None) -> dict[int, int]:
@@ -254,18 +253,11 @@ def parse_payouts(text: str) -> list[int] | None:
     # RULES 8.2 in the form's words (the service's check speaks in basis points, for the API)
     for n in range(1, len(points)):
         if points[n] > points[n - 1]:
-            params = {"place": n + 1, "above": n}
-            msg = MSG_PAYOUTS_ORDER % params
-            raise DomainError(
-                "bad_input", MSG_PAYOUTS_ORDER, fields={"payouts": msg}, params=params
-            )
+            raise _refused("bad_input", MSG_PAYOUTS_ORDER, "payouts", place=n + 1, above=n)
     if sum(points) != 10000:
         total = f"{sum(points) / 100:f}"
         total = total.rstrip("0").rstrip(".") if "." in total else total
-        msg = MSG_PAYOUTS_SUM % {"total": total}
-        raise DomainError(
-            "bad_input", MSG_PAYOUTS_SUM, fields={"payouts": msg}, params={"total": total}
-        )
+        raise _refused("bad_input", MSG_PAYOUTS_SUM, "payouts", total=total)
     return [int(p) for p in points]
 
 
@@ -574,12 +566,7 @@ def tournament_copy(
         raise DomainError("not_found", MSG_SOURCE_NOT_FOUND, status=404)
     name = (name or "").strip() or copy_name(src.name)
     if len(name) > NAME_MAX:
-        raise DomainError(
-            "bad_input",
-            MSG_NAME_TOO_LONG,
-            fields={"name": MSG_COPY_NAME_TOO_LONG},
-            params={"n": NAME_MAX},
-        )
+        raise _refused("bad_input", MSG_NAME_TOO_LONG, "name", n=NAME_MAX)
     items = clock_reads.structure_items(src)
     chips = [
         (c.value, c.color)
