@@ -226,3 +226,11 @@ def test_the_setup_panel_speaks_spanish(td):
     html = td.get("/td/new/?lang=es").content.decode()
     assert "Importar un archivo de estructura" in html
     assert "Rellenar el cuadro de niveles" in html
+
+
+def test_the_schema_is_published_where_its_id_says(client):
+    r = client.get("/static/schemas/structure-v1.schema.json")
+    assert r.status_code == 200 and r["Content-Type"].startswith("application/json")
+    assert json.loads(b"".join(r.streaming_content) if r.streaming else r.content)["$id"] == (
+        "/static/schemas/structure-v1.schema.json"
+    )
