@@ -288,7 +288,7 @@ def test_settings_form_keeps_what_was_typed(page, live_url, director, tournament
     form.locator("input[name=payouts]").fill("30 50 20")
     _refused(page, lambda: form.locator("button[type=submit], button:not([type])").first.click())
     form = page.locator("#settings-form")
-    expect(form.locator(".field-error")).to_have_text(MSG_PAYOUTS_ORDER.format(place=2, above=1))
+    expect(form.locator(".field-error")).to_have_text(MSG_PAYOUTS_ORDER % {"place": 2, "above": 1})
     expect(form.locator("input[name=payouts]")).to_have_value("30 50 20")
     _page_intact(page, "nav.dash-nav")
 

@@ -18,6 +18,7 @@ from tests.views.test_event_views import FORM
 from tests.views.test_settings_view import _posted
 from tourney import services
 from tourney.engine.errors import DomainError
+from tourney.models import Event
 from tourney.services import setup
 
 pytestmark = pytest.mark.django_db
@@ -245,3 +246,13 @@ def test_the_bag_messages_and_the_csv_header(td, director):
     td.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
     csv_text = td.get(reverse("tourney-dashboard-chip-report-csv", args=[t.pk])).content
     assert csv_text.decode().splitlines()[0] == "rank,name,chips,table,seat,flight"
+
+
+def test_a_saved_change_is_worded_in_the_language_and_logged_in_english(td, tournament):
+    url = reverse("tourney-dashboard-settings", args=[tournament.pk])
+    body = _posted(tournament, reentries="3")
+    r = td.post(url, body, HTTP_ACCEPT_LANGUAGE="de", HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    assert "Gespeichert. Re-Entries pro Spieler: 0 → 3" in " ".join(_text(r).split())
+    logged = Event.objects.filter(tournament=tournament, kind="settings_changed").get()
+    assert logged.payload["summary"] == "Re-entries per player: 0 → 3"

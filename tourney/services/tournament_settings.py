@@ -38,8 +38,9 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, override
 from django.utils.translation import gettext_noop as N_
 
 from tables.models import Seat, Table
@@ -189,13 +190,11 @@ def _refuse(code: str, msg: str, at: str, status: int = 409, **params) -> Domain
     return DomainError(code, msg, status=status, fields={at: filled}, params=params)
 
 
-def label(field: str):
-    """A setting's name in the active language when shown (the log keeps ``LABELS``)."""
+def label(field: str):  # a setting's name, in the language active when shown (the log: LABELS)
     return gettext_lazy(LABELS[field])
 
 
-def _hint(text: str, **values):
-    """A marked hint, translated (and filled in) when the message is shown."""
+def _hint(text: str, **values):  # translated (and filled in) when the message is shown
     return lazy(lambda: gettext(text) % values if values else gettext(text), str)()
 
 
@@ -409,45 +408,44 @@ def tournament_settings_update(
             for f, v in row.items():
                 setattr(t, f, v)
             Tournament.objects.filter(pk=t.pk).update(**row)
-        record_event(
-            t, "settings_changed", {"changes": done, "summary": summary_of(t, done)}, actor
-        )
+        with override("en"):  # the log's text; the screens word ``changes`` again
+            summary = summary_of(t, done)
+        record_event(t, "settings_changed", {"changes": done, "summary": summary}, actor)
     return done
 
 
 def summary_of(t: Tournament, done: dict[str, list]) -> str:
-    """What changed, in words for the log: "Late registration: end of level 6 → end of
-    level 8; Re-entries per player: 1 → 2"."""
+    """What changed, in the active language: "Late registration: end of level 6 → end of
+    level 8; Re-entries per player: 1 → 2" (the log keeps it in English)."""
     items = structure_items(t)
 
     def shown(field: str, v: Any) -> str:
         if v is None:
-            return {"late_reg_until": "until closed", "balance_tolerance": "by the rules"}.get(
-                field, "none"
-            )
+            words = {"late_reg_until": N_("until closed"), "balance_tolerance": N_("by the rules")}
+            return gettext(words.get(field, N_("none")))
         if field in ("late_reg_until", "rebuy_until"):
-            return f"end of level {_level_number(items, v)}"
+            return gettext("end of level %(n)s") % {"n": _level_number(items, v)}
         if field == "addon_at":
-            return f"break {sum(1 for it in items[: v + 1] if it.kind == 'break')}"
+            return _where(items, v)
         if field in MONEY or field in ("rounding_unit", "bounty"):
             return money_exact(v)
         if field == "bounty_kind":
-            return Tournament.BountyKind(v).label
+            return str(Tournament.BountyKind(v).label)
         if field == "bounty_cash_percent":
-            return f"{v} % in cash"
+            return gettext("%(n)s %% in cash") % {"n": v}
         if field == "mystery_from_players":
-            return f"from {v} players"
+            return gettext("from %(n)s players") % {"n": v}
         if field == "mystery_envelopes":
-            return envelopes_text(v, ", ", money_exact) or "none"
+            return envelopes_text(v, ", ", money_exact) or gettext("none")
         if field == "payout_percentages":
             return " ".join(f"{p / 100:g}" for p in v) + " %"
         if field == "starts_at":
-            return timezone.localtime(datetime.fromisoformat(v), t.zone).strftime("%a %d %b %H:%M")
+            return date_format(timezone.localtime(datetime.fromisoformat(v), t.zone), "D d M H:i")
         if isinstance(v, bool):
-            return "on" if v else "off"
+            return gettext("on") if v else gettext("off")
         return str(v)
 
-    return "; ".join(f"{LABELS[f]}: {shown(f, a)} → {shown(f, b)}" for f, (a, b) in done.items())
+    return "; ".join(f"{label(f)}: {shown(f, a)} → {shown(f, b)}" for f, (a, b) in done.items())
 
 
 # ---------------------------------------------------------------- the settings form
@@ -536,9 +534,11 @@ def price_text(t: Tournament) -> str:
     """The desk's price in its parts (RULES 9.1): "Price at the desk: 140.00 = 100.00 prize
     pool + 20.00 bounty + 20.00 fee"."""
     split = buy_in_split(t)
-    parts = [(split.prize_pool, "prize pool"), (split.bounty, "bounty"), (split.fee, "fee")]
-    shown = " + ".join(f"{money_exact(v)} {what}" for v, what in parts if v or what != "bounty")
-    return f"Price at the desk: {money_exact(split.price)} = {shown}"
+    words = (N_("prize pool"), N_("bounty"), N_("fee"))
+    parts = zip((split.prize_pool, split.bounty, split.fee), words, strict=True)
+    shown = " + ".join(f"{money_exact(v)} {gettext(w)}" for v, w in parts if v or w != "bounty")
+    price = {"price": money_exact(split.price), "parts": shown}
+    return gettext("Price at the desk: %(price)s = %(parts)s") % price
 
 
 def envelopes_hint(t: Tournament) -> str | None:

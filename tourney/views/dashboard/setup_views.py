@@ -201,12 +201,13 @@ def settings_page(request: HttpRequest, t: Tournament):
             else:
                 t.refresh_from_db()
                 locked = tournament_settings.locked_fields(t)
-                summary = (
+                done = (
                     Event.objects.filter(tournament=t, kind="settings_changed")
                     .order_by("-pk")
-                    .values_list("payload__summary", flat=True)
+                    .values_list("payload__changes", flat=True)
                     .first()
                 )
+                summary = tournament_settings.summary_of(t, done or {})  # in the language
                 if not request.htmx:
                     messages.success(request, _("Saved.") + f" {summary}")
                     return redirect(reverse("tourney-dashboard-settings", args=[t.pk]))
