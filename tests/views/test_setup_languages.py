@@ -256,3 +256,15 @@ def test_a_saved_change_is_worded_in_the_language_and_logged_in_english(td, tour
     assert "Gespeichert. Re-Entries pro Spieler: 0 → 3" in " ".join(_text(r).split())
     logged = Event.objects.filter(tournament=tournament, kind="settings_changed").get()
     assert logged.payload["summary"] == "Re-entries per player: 0 → 3"
+
+
+def test_a_day2_form_refusal_names_the_field_in_the_language(td, director):
+    event, _, _ = _three_flights(director)
+    url = reverse("tourney-event-day2", args=[event.pk])
+    body = {"tables": "x", "seats": "9", "level": ""}
+    r = td.post(url, body, HTTP_ACCEPT_LANGUAGE="es")
+    assert r.status_code == 400
+    text = _text(r)
+    assert "Mesas:" in text and "Tables:" not in text
+    r = td.post(url, {"tables": "2000", "seats": "9"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert "Tische von 0 bis 1000, Plätze pro Tisch von 2 bis 12." in _text(r)

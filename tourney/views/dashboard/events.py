@@ -149,11 +149,11 @@ def event_day2(request: HttpRequest, event_id: int):
     s = _summary(event_id)
     typed = {k: request.POST.get(k, "") for k in ("tables", "seats", "level")}
     try:
-        tables = int_field(request.POST, "tables", "Tables")
-        seats = int_field(request.POST, "seats", "Seats per table")
+        tables = int_field(request.POST, "tables", _("Tables"))
+        seats = int_field(request.POST, "seats", _("Seats per table"))
         if not 0 <= tables <= 1000 or not 2 <= seats <= 12:
             raise DomainError("bad_input", MSG_DAY2_SIZE, fields={"tables": MSG_DAY2_SIZE})
-        level = int_field(request.POST, "level", "Day 2 starts at level", required=False)
+        level = int_field(request.POST, "level", _("Day 2 starts at level"), required=False)
         days = flights_of(event_id)
         start = (
             item_index_of(structure_items(days[0]), LEVEL, level, field="level")
@@ -201,8 +201,8 @@ def flight_end(request: HttpRequest, t: Tournament):
         return render(request, FLIGHT_END_PAGE, _end_context(t))
     typed = {"level": request.POST.get("level", ""), "players": request.POST.get("players", "")}
     try:
-        level = int_field(request.POST, "level", "Last level", required=False)
-        players = int_field(request.POST, "players", "Players", required=False)
+        level = int_field(request.POST, "level", _("Last level"), required=False)
+        players = int_field(request.POST, "players", _("Players"), required=False)
         index = item_index_of(structure_items(t), LEVEL, level, field="level")
         t = flights.flight_end_set(
             tournament_id=t.pk, end_at_level=index, end_at_players=players, actor=request.user
