@@ -134,7 +134,9 @@ TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
 @pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: str(p.relative_to(ROOT / "templates")))
 def test_templates_mark_every_text_for_translation(path):
     words = unmarked_text(path.read_text(encoding="utf-8"))
-    assert not words, f"{path.relative_to(ROOT)} shows text not marked for translation: {words[:15]}"
+    assert not words, (
+        f"{path.relative_to(ROOT)} shows text not marked for translation: {words[:15]}"
+    )
 
 
 def test_the_checker_finds_unmarked_text():

@@ -92,3 +92,6 @@ class FeedDelivery(models.Model):
     class Meta:
         ordering = ["-id"]
         indexes = [models.Index(fields=["feed", "-id"], name="delivery_by_feed")]
+
+    def __str__(self) -> str:
+        return f"feed {self.feed_id} attempt {self.attempt}: {self.status or self.error}"

@@ -537,8 +537,7 @@ class IdempotentRequest(models.Model):
         return f"{self.scope} {self.key} ({self.status})"
 
 
-# The card room's models (issue 28: floor plan, lobby displays, satellite tickets).
-from tourney.room_models import Lobby, Room, Ticket  # noqa: E402, F401
-
-# What the room hears and what other tools follow (issue 29: announcements, status feeds).
+# The card room's models (issue 28: floor plan, lobby displays, satellite tickets) and what
+# the room hears and other tools follow (issue 29: announcements, status feeds).
 from tourney.feed_models import Announcement, FeedDelivery, StatusFeed  # noqa: E402, F401
+from tourney.room_models import Lobby, Room, Ticket  # noqa: E402, F401
