@@ -209,7 +209,8 @@ class LanguageMiddleware:
     """After Django's ``LocaleMiddleware`` (the chosen language's cookie, else the browser's
     Accept-Language): a URL's ``?lang=de`` (one of settings.LANGUAGES) wins for that request,
     so that a display or a phone page can speak another language than the director's; the
-    API answers in English whatever is asked (docs/api.md's messages, read by other tools)."""
+    API answers in English whatever is asked (docs/api.md's messages, read by other tools).
+    After the answer the thread's language is put back to the site's."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -221,7 +222,15 @@ class LanguageMiddleware:
         if wanted:
             translation.activate(wanted)
             request.LANGUAGE_CODE = wanted
-        return self.get_response(request)
+        try:
+            response = self.get_response(request)
+            # the language the answer was written in (set before the thread forgets it)
+            response.headers.setdefault("Content-Language", translation.get_language())
+            return response
+        finally:
+            # no thread keeps the language of its last request (a task or a test after it
+            # speaks the site's language, as LocaleMiddleware would choose it again anyway)
+            translation.deactivate()
 
 
 def url_language(request) -> str:

@@ -5,7 +5,7 @@ versioned JSON document, and imports of a document or of the text format. Import
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from ninja import Body, Field, Router, Schema
 
@@ -18,10 +18,34 @@ from tourney.services import structure_files as files
 router = Router(tags=["clock"], **out.ROUTER_OPTIONS)
 
 
+class StructureFileItemOut(out.Out):
+    """An item of a structure file (static/schemas/structure-v1.schema.json): a level has its
+    blinds and antes, a break its label and color-up; the length is minutes, or seconds when
+    it is not whole minutes."""
+
+    kind: Literal["level", "break"]
+    small_blind: int = out.may_be_absent()
+    big_blind: int = out.may_be_absent()
+    ante: int = out.may_be_absent()
+    big_blind_ante: int = out.may_be_absent()
+    minutes: int = out.may_be_absent()
+    seconds: int = out.may_be_absent()
+    label: str = out.may_be_absent()
+    color_up: list[int] = out.may_be_absent()
+
+
+class StructureDocumentOut(out.Out):
+    format: Literal["tourney.structure"]
+    version: Literal[1]
+    name: str
+    starting_stack: int = out.may_be_absent()
+    items: list[StructureFileItemOut]
+
+
 @router.get(
     "/tournaments/{tid}/structure/document",
     auth=api_auth.DESK,
-    response=dict[str, Any],
+    response=StructureDocumentOut,
     summary="The structure as a structure file (static/schemas/structure-v1.schema.json)",
 )
 def structure_document_get(request, tid: int):

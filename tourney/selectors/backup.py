@@ -59,6 +59,10 @@ NOT_EXPORTED: dict[str, str] = {
     # to another tournament (a satellite's target) is not restored.
     "tourney.ticket": "a satellite's ticket names two tournaments; a restored one stands alone",
     "tourney.tournament": "the document's head; its satellite target is another tournament",
+    # Issue 29: a free-text announcement is spoken once, when it is made; a feed names another
+    # tool's address and its secret, which a copy on another machine must not start feeding.
+    "tourney.announcement": "spoken once when made: a restored display has nothing to replay",
+    "tourney.statusfeed": "a receiver's address and secret: the director adds feeds again",
 }
 # Kept by the database itself (triggers): an import lets the database set them again.
 DERIVED = {"tourney.tournament": {"prizes_key"}, "tables.table": {"players"}}
