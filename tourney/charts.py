@@ -15,6 +15,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+
 from tourney.engine.clock import BREAK, LEVEL, Item
 
 END_DEPTH = 30
@@ -98,11 +101,11 @@ def structure_svg(
             f'<text x="{LEFT - 4}" y="{frame.y_bb(bb) + 4:.1f}" fill="#7fb0e0" '
             f'text-anchor="end">{short_number(bb)}</text>'
         )
-    out.append(
-        f'<text x="{LEFT}" y="{HEIGHT - 4}" fill="#9fb0c2">Bars: big blind (log) · Line: '
-        f"average stack in BB ({field} players, one left at {END_DEPTH} BB) · B: break, "
-        f"chips colored up</text>"
-    )
+    legend = _(
+        "Bars: big blind (log) · Line: average stack in BB (%(field)s players, one left at "
+        "%(depth)s BB) · B: break, chips colored up"
+    ) % {"field": field, "depth": END_DEPTH}
+    out.append(f'<text x="{LEFT}" y="{HEIGHT - 4}" fill="#9fb0c2">{escape(legend)}</text>')
     out.append("</svg>")
     return "".join(out)
 
