@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tourney.engine.clock import BREAK, LEVEL, Item
+from tourney.engine.clock import BREAK, LEVEL, Item, item_to_dict
 from tourney.engine.errors import N_, DomainError
 from tourney.engine.structure import MAX_AMOUNT, MAX_ITEM_SECONDS, MAX_ITEMS, parse_levels
 
@@ -157,21 +157,13 @@ class StructureTextError(DomainError):
 
 
 def _item_document(item: Item) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": item.kind}
-    if item.kind == LEVEL:
-        data.update(
-            small_blind=item.small_blind,
-            big_blind=item.big_blind,
-            ante=item.ante,
-            big_blind_ante=item.big_blind_ante,
-        )
-    if item.seconds % 60 == 0:
-        data["minutes"] = item.seconds // 60
-    else:
-        data["seconds"] = item.seconds
+    """The API's shape of an item (``item_to_dict``), with its length once (minutes when
+    whole, else seconds) and a break's label."""
+    data = item_to_dict(item)
+    if "minutes" in data:
+        del data["seconds"]
     if item.kind == BREAK:
         data["label"] = BREAK_LABEL
-        data["color_up"] = list(item.color_up)
     return data
 
 
