@@ -445,7 +445,11 @@ def summary_of(t: Tournament, done: dict[str, list]) -> str:
             return gettext("on") if v else gettext("off")
         return str(v)
 
-    return "; ".join(f"{label(f)}: {shown(f, a)} → {shown(f, b)}" for f, (a, b) in done.items())
+    # In the settings' own order: a payload read back from PostgreSQL's jsonb has its keys
+    # sorted by length, not in the order they changed.
+    order = {f: i for i, f in enumerate(LABELS)}
+    ordered = sorted(done.items(), key=lambda item: order.get(item[0], len(order)))
+    return "; ".join(f"{label(f)}: {shown(f, a)} → {shown(f, b)}" for f, (a, b) in ordered)
 
 
 # ---------------------------------------------------------------- the settings form
