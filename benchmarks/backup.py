@@ -1,0 +1,317 @@
+"""A 10,000-entry tournament's backup (issue 30): the export and the import (restore), timed.
+
+    .venv/bin/python benchmarks/backup.py [--entries 10000] [--left N] [--tournament ID]
+                                          [--profile]
+
+Builds the tournament the way ``manage.py simulate`` plays one (issue 11: registrations at the
+desk, late entries and re-entries, every elimination with its balancing, button moves,
+color-ups with chip races, the invariants checked every 250 busts) and stops it when ``--left``
+players are still seated (a tenth of the entries by default) and late registration has
+closed: a day well under way, with its seats, moves and long log. ``--tournament ID`` times an
+existing tournament of the database instead (no build: quick reruns).
+
+Then it times what the backup download and the restore do (tourney/views/dashboard/backup.py,
+the tournament_export / tournament_import commands): the export is ``tournament_document``
+and its JSON text, the import the JSON parsed and ``tournament_import``. It prints the
+document's size, the seconds, the queries of each, the peak memory of each (tracemalloc, in a
+second pass: tracing slows Python), and checks the copy: exported again, it is the same
+document but for ids (every row, the log's payloads and undo journals included), and its
+entries, seats, chips and log agree with the original's. The copies are deleted at the end.
+
+Uses DATABASE_URL if set (a database it may fill; a build empties it first), else a scratch
+SQLite file. Production settings (DEBUG off). Targets at 10,000 entries (on PostgreSQL):
+export <= 5 s, import <= 15 s. Exits non-zero on a miss or when the copy differs."""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import os
+import pstats
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+EXPORT_S = 5.0
+IMPORT_S = 15.0
+
+
+def setup_django() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="backup-bench-"))
+    os.environ.setdefault("TOURNEY_VAR_DIR", str(tmp))
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tourney.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "0")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-" + "x" * 40)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+# ---------------------------------------------------------------- the tournament
+
+
+def build(entries: int, seats: int, left: int) -> int:
+    """A day played by the simulation (tourney/management/commands/simulate.py) until
+    ``left`` players are seated and late registration is over; its invariants checked."""
+    from django.core.management import call_command
+
+    from tourney.management.commands.simulate import Simulation
+
+    class Stop(Exception):
+        pass
+
+    class Day(Simulation):
+        def hand(self) -> None:
+            super().hand()
+            if len(self.where) <= left and not self.t.registration_open:
+                raise Stop
+
+    call_command("flush", interactive=False, verbosity=0)
+    sim = Day(entries=entries, seats=seats, seed=1, reentry_rate=0.3, progress=False)
+    t0 = time.perf_counter()
+    gc.freeze()  # as the simulate command does (the web and worker processes do it too)
+    try:
+        sim.run()
+        raise SystemExit(f"the tournament finished before {left} players were left")
+    except Stop:
+        sim.check_all("when the day is stopped")
+    finally:
+        gc.unfreeze()
+    c = sim.counts
+    print(
+        f"built in {time.perf_counter() - t0:.0f} s: {c['entries']} entries "
+        f"({c['reentries']} re-entries), {c['busts']} busts in {c['hands']} hands, "
+        f"{sum(v for k, v in c.items() if k.startswith('moves_'))} moves, "
+        f"{c['button_moves']} button moves, {c['color_ups']} color-ups ({c['races']} races), "
+        f"{len(sim.where)} seated; invariants kept ({sum(sim.checks.values())} checks)"
+    )
+    return sim.t.pk
+
+
+# ---------------------------------------------------------------- the runs
+
+
+class Queries:
+    """Counts the queries run on the connection (no SQL kept: a 10,000-row insert is long)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.n += 1
+        return execute(sql, params, many, context)
+
+
+def export(tid: int) -> str:
+    """What the download sends (tourney/views/dashboard/backup.py)."""
+    from tourney.selectors.backup import tournament_document
+
+    return json.dumps(tournament_document(tid), ensure_ascii=False, sort_keys=True)
+
+
+def restore(text: str) -> int:
+    """What the restore form does with the file: parse it, import it."""
+    from tourney.services.backup import tournament_import
+
+    return tournament_import(document=json.loads(text)).pk
+
+
+def run(fn, arg, *, memory: bool, profile: bool):
+    """(result, seconds, queries, peak bytes or None) of ``fn(arg)``."""
+    from django.db import connection
+
+    q = Queries()
+    gc.collect()
+    if memory:
+        tracemalloc.start()
+    prof = cProfile.Profile() if profile else None
+    with connection.execute_wrapper(q):
+        t0 = time.perf_counter()
+        if prof:
+            prof.enable()
+        out = fn(arg)
+        if prof:
+            prof.disable()
+        seconds = time.perf_counter() - t0
+    peak = None
+    if memory:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    if prof:
+        print(f"\n-- profile of {fn.__name__} (cumulative, top 25)")
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+    return out, seconds, q.n, peak
+
+
+# ---------------------------------------------------------------- the copy is the original
+
+
+KIND_OF = {
+    "tourney.tournament": "tournament",
+    "tourney.player": "player",
+    "tourney.entry": "entry",
+    "tourney.event": "event",
+    "tables.table": "table",
+    "tables.move": "move",
+    "tourney.knockout": "knockout",
+    "tourney.chipcount": "chipcount",
+}
+# Columns naming another row, by the kind of row they name.
+REFS = {
+    "tournament_id": "tournament",
+    "player_id": "player",
+    "entry_id": "entry",
+    "event_id": "event",
+    "table_id": "table",
+    "bust_hand": "event",
+    "busted_id": "entry",
+    "winner_id": "entry",
+    "hand": "event",
+    "carried_from_id": "entry",
+}
+
+
+def normalised(doc: dict) -> dict:
+    """The document with every id replaced by its rank among the rows of its kind (-1: an id
+    naming no row of the document), slug and display link (unique per database) left out;
+    players ranked by their first entry (an import may find them here)."""
+    from tourney.selectors.backup import payload_ids
+
+    rows = doc["rows"]
+    rank = {
+        KIND_OF[name]: {r["id"]: i for i, r in enumerate(rs)}
+        for name, rs in rows.items()
+        if name in KIND_OF
+    }
+    first = dict.fromkeys(r["player_id"] for r in rows["tourney.entry"])
+    rank["player"] = {p: i for i, p in enumerate(first)}
+
+    def fn(kind: str, old: int) -> int:
+        return rank.get(kind, {}).get(old, -1)
+
+    out = {}
+    for name, rs in rows.items():
+        kind = KIND_OF.get(name)
+        new = []
+        for r in rs:
+            r = dict(r)
+            r["id"] = fn(kind, r["id"]) if kind else None
+            for col, what in REFS.items():
+                if r.get(col) is not None:
+                    r[col] = fn(what, r[col])
+            if name == "tourney.event":
+                r["payload"] = payload_ids(r["kind"], r["payload"], fn, 0)
+            if name == "tourney.tournament":
+                r.pop("slug"), r.pop("display_token")
+            new.append(r)
+        out[name] = sorted(new, key=lambda r: r["id"]) if kind == "player" else new
+    return {"format": doc["format"], "schema": doc["schema"], "rows": out}
+
+
+def facts(tid: int) -> dict:
+    """What a director sees of a tournament: entries, who sits where, chips, log, moves."""
+    from django.db.models import Count
+
+    from tables.models import Move, Seat
+    from tourney import selectors
+    from tourney.models import Entry, Event, Tournament
+
+    t = Tournament.objects.get(pk=tid)
+    return {
+        "entries": Entry.objects.filter(tournament=t).count(),
+        "by status": dict(
+            Entry.objects.filter(tournament=t).values_list("status").annotate(n=Count("pk"))
+        ),
+        "seats (table, seat, entry number)": sorted(
+            Seat.objects.filter(tournament=t).values_list("table__number", "number", "entry__number")
+        ),
+        "places (entry number, place, prize)": sorted(
+            Entry.objects.filter(tournament=t, place__isnull=False).values_list(
+                "number", "place", "prize"
+            )
+        ),
+        "chips in play": selectors.total_chips(t),
+        "events": Event.objects.filter(tournament=t).count(),
+        "moves": Move.objects.filter(tournament=t).count(),
+        "status": t.status,
+    }
+
+
+def same(original: int, copy: int, doc: str) -> list[str]:
+    """What differs between the original (its document ``doc``) and the copy."""
+    from tourney.selectors.backup import tournament_document
+
+    wrong = []
+    a, b = facts(original), facts(copy)
+    wrong += [f"{k}: {a[k]!r:.60} != {b[k]!r:.60}" for k in a if a[k] != b[k]]
+    first, second = normalised(json.loads(doc)), normalised(tournament_document(copy))
+    for name in first["rows"]:
+        x, y = first["rows"][name], second["rows"].get(name)
+        if x != y:
+            n = next((i for i, (r, s) in enumerate(zip(x, y or [])) if r != s), None)
+            wrong.append(f"{name}: {len(x)} rows, copy {len(y or [])}; first difference at {n}")
+    return wrong
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--entries", type=int, default=10000)
+    ap.add_argument("--seats", type=int, default=10)
+    ap.add_argument("--left", type=int, help="players seated when the day stops (entries/10)")
+    ap.add_argument("--tournament", type=int, help="time this tournament (no build)")
+    ap.add_argument("--profile", action="store_true", help="cProfile of each (slower)")
+    args = ap.parse_args()
+    setup_django()
+    from tourney.models import Entry, Event, Tournament
+
+    db = os.environ["DATABASE_URL"].split(":", 1)[0]
+    left = args.left if args.left is not None else max(2, args.entries // 10)
+    tid = args.tournament or build(args.entries, args.seats, left)
+    n_entries = Entry.objects.filter(tournament_id=tid).count()
+    n_events = Event.objects.filter(tournament_id=tid).count()
+
+    text, ex_s, ex_q, _ = run(export, tid, memory=False, profile=args.profile)
+    copy, im_s, im_q, _ = run(restore, text, memory=False, profile=args.profile)
+    _, _, _, ex_mem = run(export, tid, memory=True, profile=False)
+    copy2, _, _, im_mem = run(restore, text, memory=True, profile=False)
+    wrong = same(tid, copy, text)
+    Tournament.objects.filter(pk__in=[copy, copy2]).delete()
+
+    mb = 1024 * 1024
+    print(
+        f"\nbackup of a tournament of {n_entries} entries and {n_events} events on {db}: "
+        f"document {len(text.encode()) / mb:.1f} MB"
+    )
+    print(f"{'':<10}{'seconds':>10}{'queries':>10}{'peak MB':>10}   target")
+    misses = []
+    for name, s, q, mem, target in (
+        ("export", ex_s, ex_q, ex_mem, EXPORT_S),
+        ("import", im_s, im_q, im_mem, IMPORT_S),
+    ):
+        ok = s <= target
+        print(f"{name:<10}{s:>10.2f}{q:>10}{mem / mb:>10.1f}   <= {target:g} s {'✓' if ok else '✗'}")
+        if not ok:
+            misses.append(f"{name} {s:.2f} s > {target:g} s")
+    print("the copy equals the original: " + ("yes ✓" if not wrong else "NO ✗"))
+    for w in wrong:
+        print("  " + w)
+    if n_entries < 10000:
+        print(f"(targets are for 10,000 entries; this run has {n_entries})")
+    if misses or wrong:
+        print("MISS: " + "; ".join(misses + (["the copy differs"] if wrong else [])))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
