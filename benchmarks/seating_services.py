@@ -72,26 +72,71 @@ def field(entries: int, tables: int, user, seats: int = 9):
     return t
 
 
-def counted(calls):
-    """Time each call of ``calls`` (ms) and count its queries with a plain execute wrapper
-    (no SQL capture, so the timing is the service's own)."""
+class Split:
+    """Where each call's time went: the whole call, the statements (sent, run by the
+    server, answered: measured around each execute), the COMMIT (its WAL flush), and the
+    process's own CPU (Python, Django, the driver)."""
+
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self.sql: list[float] = []
+        self.commit: list[float] = []
+        self.queries: list[int] = []
+
+    def medians(self) -> dict[str, float]:
+        return {k: statistics.median(getattr(self, k)) for k in ("wall", "cpu", "sql", "commit")}
+
+
+def counted(calls) -> Split:
+    """Time each call of ``calls`` (ms), count its queries and time them with a plain
+    execute wrapper (no SQL capture, so the timing is the service's own), and time its
+    COMMIT."""
     from django.db import connection
 
-    times, queries = [], []
-    count = [0]
+    split = Split()
+    now = [0, 0.0, 0.0]  # queries, seconds in statements, seconds in COMMIT
 
-    def counter(execute, sql, params, many, context):
-        count[0] += 1
-        return execute(sql, params, many, context)
+    def timed(execute, sql, params, many, context):
+        now[0] += 1
+        t0 = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            now[1] += time.perf_counter() - t0
 
-    for call in calls:
-        count[0] = 0
-        with connection.execute_wrapper(counter):
-            t0 = time.perf_counter()
-            call()
-            times.append((time.perf_counter() - t0) * 1000)
-        queries.append(count[0])
-    return times, queries
+    commit = connection._commit
+
+    def timed_commit():
+        t0 = time.perf_counter()
+        try:
+            return commit()
+        finally:
+            now[2] += time.perf_counter() - t0
+
+    connection._commit = timed_commit
+    try:
+        for call in calls:
+            now[:] = [0, 0.0, 0.0]
+            with connection.execute_wrapper(timed):
+                c0, t0 = time.process_time(), time.perf_counter()
+                call()
+                split.wall.append((time.perf_counter() - t0) * 1000)
+                split.cpu.append((time.process_time() - c0) * 1000)
+            split.queries.append(now[0])
+            split.sql.append(now[1] * 1000)
+            split.commit.append(now[2] * 1000)
+    finally:
+        del connection._commit
+    return split
+
+
+def where_it_goes(split: Split) -> str:
+    m = split.medians()
+    return (
+        f"statements {m['sql']:.2f} ({statistics.median(split.queries):.0f}), "
+        f"COMMIT {m['commit']:.2f}, own CPU {m['cpu']:.2f}"
+    )
 
 
 def registrations(t, n: int, user):
@@ -157,7 +202,8 @@ def main() -> int:
     row(f"draw {args.entries} entries (s)", draw_s, f"{draw_s:.2f}", 1)
     services.clock_action(tournament_id=t.pk, action="start", actor=user)
     tables = t.tables.filter(status="open").count()
-    times, queries = eliminations(t, args.eliminations, rng)
+    el = eliminations(t, args.eliminations, rng)
+    times, queries = el.wall, el.queries
     row(
         f"elimination_record at {tables} tables: median (ms)",
         statistics.median(times),
@@ -174,7 +220,8 @@ def main() -> int:
     ts.seating_draw_all(tournament_id=reg.pk, actor=user)
     services.clock_action(tournament_id=reg.pk, action="start", actor=user)
     reg_tables = reg.tables.filter(status="open").count()
-    r_times, r_queries = registrations(reg, args.registrations, user)
+    rg = registrations(reg, args.registrations, user)
+    r_times, r_queries = rg.wall, rg.queries
     row(
         f"registration drawing its seat at {reg_tables} tables: median (ms)",
         statistics.median(r_times),
@@ -189,11 +236,11 @@ def main() -> int:
     small = field(900, 0, user)
     ts.seating_draw_all(tournament_id=small.pk, actor=user)
     services.clock_action(tournament_id=small.pk, action="start", actor=user)
-    _, q_small = eliminations(small, 50, rng)
+    q_small = eliminations(small, 50, rng).queries
     small_reg = field(args.entries * 8 // 100, args.entries // 100, user, seats=10)
     ts.seating_draw_all(tournament_id=small_reg.pk, actor=user)
     services.clock_action(tournament_id=small_reg.pk, action="start", actor=user)
-    _, rq_small = registrations(small_reg, 50, user)
+    rq_small = registrations(small_reg, 50, user).queries
     flat = (statistics.median(q_small), statistics.median(rq_small)) == (q_large[0], rq_large[0])
     rows.append(
         (
@@ -209,6 +256,10 @@ def main() -> int:
     print(f"{'figure':<66}{'value':>12}  target")
     for name, value, target in rows:
         print(f"{name:<66}{value:>12}  {target}")
+    print("where the time goes, medians in ms (statements: client-observed, round trips in")
+    print("brackets; own CPU: this process's, i.e. Python, Django and the driver):")
+    print(f"  registration: {where_it_goes(rg)}")
+    print(f"  elimination:  {where_it_goes(el)}")
     if missed:
         print("missed: " + "; ".join(missed))
     return 1 if missed else 0
