@@ -121,11 +121,24 @@ def _fields(model: type[Model]) -> list[tuple[str, str]]:
 
 def _rows(model: type[Model], users: dict[int, str], **where) -> list[dict[str, Any]]:
     fields = _fields(model)
+    keys = [key for key, _ in fields]
+    by_attname = {f.attname: f for f in model._meta.concrete_fields}
+    # Only users and times need a change to be JSON: found once per model, not per value.
+    user_at = [i for i, key in enumerate(keys) if key in USER_FIELDS]
+    time_at = [
+        i
+        for i, (key, attname) in enumerate(fields)
+        if key not in USER_FIELDS
+        and by_attname[attname].get_internal_type() in ("DateTimeField", "DateField")
+    ]
     rows = []
     for values in model.objects.filter(**where).order_by("pk").values_list(*(a for _, a in fields)):
-        row = {}
-        for (key, _), v in zip(fields, values, strict=True):
-            row[key] = users.get(v) if key in USER_FIELDS and v is not None else _jsonable(v)
+        row = dict(zip(keys, values, strict=True))
+        for i in user_at:
+            v = values[i]
+            row[keys[i]] = users.get(v) if v is not None else None
+        for i in time_at:
+            row[keys[i]] = _jsonable(values[i])
         rows.append(row)
     return rows
 

@@ -14,6 +14,8 @@ here is left empty. The slug and the display link stay when free, else get new o
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -42,6 +44,7 @@ from tourney.selectors.backup import (
     label,
     payload_ids,
 )
+from tourney.services.backup_sql import BATCH, insert_rows, set_columns
 
 IMPORTED_KIND = "tournament_imported"
 
@@ -63,22 +66,51 @@ def _when(v: Any) -> Any:
     return datetime.fromisoformat(v) if isinstance(v, str) else v
 
 
-def _fields(model, row: dict[str, Any], users: dict[str, int], skip=()) -> dict[str, Any]:
-    """The row's stored fields for ``model(**…)``: users by username, times parsed; keys the
-    model no longer has (an older schema) are left out."""
-    out: dict[str, Any] = {}
+@functools.cache
+def _columns(model, skip: tuple[str, ...] = ()) -> tuple[tuple[str, str, str], ...]:
+    """(key in the document, attribute, "user" | "time" | "") of the model's stored fields,
+    the id and ``skip`` left out: worked out once per model, not once per row."""
+    out = []
     for f in model._meta.concrete_fields:
         key = f.name if f.name in USER_FIELDS else f.attname
-        if key == "id" or key in skip or key not in row:
+        if key == "id" or key in skip:
+            continue
+        how = "user" if f.name in USER_FIELDS else ""
+        if not how and f.get_internal_type() == "DateTimeField":
+            how = "time"
+        out.append((key, f.attname, how))
+    return tuple(out)
+
+
+def _fields(model, row: dict[str, Any], users: dict[str, int], skip=()) -> dict[str, Any]:
+    """The row's stored fields by attribute: users by username, times parsed; keys the
+    model no longer has (an older schema) are left out."""
+    out: dict[str, Any] = {}
+    for key, attname, how in _columns(model, tuple(skip)):
+        if key not in row:
             continue
         v = row[key]
-        if f.name in USER_FIELDS:
-            out[f.attname] = users.get(v) if v is not None else None
-        elif f.get_internal_type() == "DateTimeField":
-            out[f.attname] = _when(v)
+        if how == "user":
+            out[attname] = users.get(v) if v is not None else None
+        elif how == "time":
+            out[attname] = _when(v)
         else:
-            out[f.attname] = v
+            out[attname] = v
     return out
+
+
+def _insert(model, rows: list[dict[str, Any]], skip=()) -> list[int]:
+    """Insert rows given as attribute → value (``_fields``), in their order (so ids keep
+    it). A field a row lacks (a document of an older schema) gets its default, except the
+    time of creation: a row without it is refused (KeyError). The new ids, in order."""
+    attnames = [a for _, a, _ in _columns(model, tuple(skip))]
+    default = {
+        f.attname: f.get_default()
+        for f in model._meta.concrete_fields
+        if f.attname in attnames and not getattr(f, "auto_now_add", False)
+    }
+    values = [tuple(r[a] if a in r else default[a] for a in attnames) for r in rows]
+    return insert_rows(model, attnames, values)
 
 
 def _users(rows: dict[str, list]) -> dict[str, int]:
@@ -112,47 +144,43 @@ def _tournament(row: dict[str, Any], users: dict[str, int]) -> Tournament:
 def _players(rows: list[dict[str, Any]], maps: _Maps) -> None:
     """RULES-free bookkeeping: one name borne by one player here and one in the backup is the
     same person; anyone else is a new player."""
-    names = [r["name"] for r in rows]
+    names = Counter(r["name"] for r in rows)
+    unique = [name for name, n in names.items() if n == 1]
     here: dict[str, list[int]] = {}
-    for pk, name in Player.objects.filter(name__in=names).values_list("pk", "name"):
-        here.setdefault(name, []).append(pk)
+    for start in range(0, len(unique), BATCH):
+        found = Player.objects.filter(name__in=unique[start : start + BATCH])
+        for pk, name in found.values_list("pk", "name"):
+            here.setdefault(name, []).append(pk)
     new = []
     for r in rows:
         found = here.get(r["name"], [])
-        if len(found) == 1 and names.count(r["name"]) == 1:
+        if len(found) == 1:
             maps.ids["player"][r["id"]] = found[0]
         else:
             new.append(r)
     # A merge (issue 27) is of this room's records: the one merged into is not in the file.
-    created = Player.objects.bulk_create(
-        Player(**_fields(Player, r, {}, skip=("merged_into_id",))) for r in new
-    )
-    for r, p in zip(new, created, strict=True):
-        maps.ids["player"][r["id"]] = p.pk
-        p.created_at = _when(r["created_at"])
-    Player.objects.bulk_update(created, ["created_at"])
+    skip = ("merged_into_id",)
+    ids = _insert(Player, [_fields(Player, r, {}, skip=skip) for r in new], skip=skip)
+    for r, pk in zip(new, ids, strict=True):
+        maps.ids["player"][r["id"]] = pk
 
 
 def _create(model, rows, t: Tournament, users, refs: dict[str, Any], kind: str | None, maps):
-    """Insert the rows (in their old order, so ids keep it), references mapped by ``refs``
-    (attribute → function of the old value); created_at put back after the insert."""
-    objs = []
+    """Insert the rows, references mapped by ``refs`` (attribute → function of the old
+    value); the new ids, in the rows' order."""
+    values = []
     for r in rows:
         fields = _fields(model, r, users)
         fields["tournament_id"] = t.pk
         for attname, fn in refs.items():
             if fields.get(attname) is not None:
                 fields[attname] = fn(fields[attname])
-        objs.append(model(**fields))
-    objs = model.objects.bulk_create(objs)
+        values.append(fields)
+    ids = _insert(model, values)
     if kind is not None:
-        for r, o in zip(rows, objs, strict=True):
-            maps.ids[kind][r["id"]] = o.pk
-    if any(f.name == "created_at" for f in model._meta.concrete_fields):
-        for r, o in zip(rows, objs, strict=True):
-            o.created_at = _when(r["created_at"])
-        model.objects.bulk_update(objs, ["created_at"], batch_size=500)
-    return objs
+        for r, pk in zip(rows, ids, strict=True):
+            maps.ids[kind][r["id"]] = pk
+    return ids
 
 
 def _write(doc: dict[str, Any], actor) -> Tournament:
@@ -164,19 +192,23 @@ def _write(doc: dict[str, Any], actor) -> Tournament:
     _create(Level, rows.get(label(Level), []), t, users, {}, None, maps)
     _create(ChipDenomination, rows.get(label(ChipDenomination), []), t, users, {}, None, maps)
     _create(Table, rows.get(label(Table), []), t, users, {}, "table", maps)
-    entry_rows = rows.get(label(Entry), [])
-    entries = _create(
+    # The log before the entries (an event names no row by a key), so an entry's bust hand
+    # (the elimination's event) is mapped as it is written; the payloads come last.
+    event_rows = rows.get(label(Event), [])
+    events = _create(Event, [{**r, "payload": {}} for r in event_rows], t, users, {}, "event", maps)
+    _create(
         Entry,
         # a Day 2 entry's bag is an entry of another day, not in the file (RULES 10.5)
-        [{**r, "carried_from_id": None} for r in entry_rows],
+        [{**r, "carried_from_id": None} for r in rows.get(label(Entry), [])],
         t,
         users,
-        {"player_id": lambda v: maps("player", v)},
+        {
+            "player_id": lambda v: maps("player", v),
+            "bust_hand": lambda v: maps.ids["event"].get(v, v),
+        },
         "entry",
         maps,
     )
-    event_rows = rows.get(label(Event), [])
-    events = _create(Event, [{**r, "payload": {}} for r in event_rows], t, users, {}, "event", maps)
     entry_of = {"entry_id": lambda v: maps("entry", v)}
     _create(
         Seat,
@@ -196,15 +228,7 @@ def _write(doc: dict[str, Any], actor) -> Tournament:
         "move",
         maps,
     )
-    _create(
-        ChipCount,
-        rows.get(label(ChipCount), []),
-        t,
-        users,
-        {"entry_id": lambda v: maps("entry", v)},
-        None,
-        maps,
-    )
+    _create(ChipCount, rows.get(label(ChipCount), []), t, users, entry_of, None, maps)
     _create(
         Knockout,
         rows.get(label(Knockout), []),
@@ -219,13 +243,14 @@ def _write(doc: dict[str, Any], actor) -> Tournament:
         maps,
     )
     # The log's payloads name moves, events and knockouts: written once every id is known.
-    for r, e in zip(event_rows, events, strict=True):
-        e.payload = payload_ids(r["kind"], r.get("payload"), maps, t.pk)
-    Event.objects.bulk_update(events, ["payload"], batch_size=500)
-    busted = [e for e in entries if e.bust_hand is not None]
-    for e in busted:  # the hand is the elimination's event
-        e.bust_hand = maps.ids["event"].get(e.bust_hand, e.bust_hand)
-    Entry.objects.bulk_update(busted, ["bust_hand"], batch_size=500)
+    set_columns(
+        Event,
+        ("payload",),
+        [
+            (pk, payload_ids(r["kind"], r.get("payload"), maps, t.pk))
+            for r, pk in zip(event_rows, events, strict=True)
+        ],
+    )
     record_event(
         None,
         IMPORTED_KIND,
