@@ -25,3 +25,12 @@ accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 wsgi_app = "tourney.wsgi:application"
+
+
+def post_worker_init(worker):
+    """Each worker keeps its own copies of the polled public states (the TV display's, the
+    lobby's) and answers the polls it can from them (tourney/selectors/polled.py,
+    tourney/polls_wsgi.py): a thousand screens polling once a second (issue 30)."""
+    from tourney.selectors import polled
+
+    polled.enable()

@@ -1,35 +1,46 @@
-"""Speed of the display state endpoint (issue 9) behind 2 gunicorn workers.
+"""Speed of the polled public states (issues 9 and 30) behind 2 gunicorn workers: the TV
+display's and the lobby display's (issue 28).
 
-Run: .venv/bin/python benchmarks/display.py [--rate 200] [--seconds 10] [--players 200]
-                                          [--write-every 5]
+Run: .venv/bin/python benchmarks/display.py [--rate 1000] [--seconds 10] [--players 200]
+                                          [--write-every 5] [--lobby 0.5] [--procs 1]
 
-Seeds a tournament in a scratch SQLite database (or the configured DATABASE_URL), starts
-gunicorn on a free 127.0.0.1 port, then measures
+Seeds a tournament (and a lobby showing it beside --events - 1 registering events) in a
+scratch SQLite database (or the configured DATABASE_URL), starts gunicorn (gunicorn.conf.py,
+two workers) on a free 127.0.0.1 port, then measures
   1. the unchanged-state path (If-None-Match → 304): median and p99, sequential;
   2. a room: --rate screens each polling once a second (--rate requests/s, open loop: request
-     k leaves at start + k / rate whatever the earlier ones do) for --seconds, from a second
-     process (a Python thread pool with http.client). Each screen keeps its own ETag and
-     takes the new one from every 200 it gets, as display.js does. Meanwhile a third process
-     records a bust through services.elimination_record every --write-every seconds (its
-     balancing moves included), so after each change every screen fetches the whole new
-     state within about a second: the 200s come in a herd, as in a card room.
+     k leaves at start + k / rate whatever the earlier ones do) for --seconds. The screens
+     are played by --procs load processes, each an asyncio loop sending one HTTP/1.1 request
+     per fresh connection (Connection: close, as a browser whose keep-alive has lapsed in the
+     second between two polls), so the load costs a fraction of a core and never waits for an
+     answer before sending the next request; the output gives the load processes' own CPU and
+     how late they sent (if they fall behind, the figures are the generator's, not the
+     server's). Each screen keeps its own ETag and takes the new one from every 200 it gets,
+     as display.js does; a --lobby share of the screens (spread among the others) poll the
+     lobby's state (lobby.js), the others the tournament's. Meanwhile a third process records a bust
+     through services.elimination_record every --write-every seconds (its balancing moves
+     included), which changes both states, so after each change every screen fetches the
+     whole new state within about a second: the 200s come in a herd, as in a card room.
 The p99 of all answers (304s and 200s together) is checked against the target, and the p99 of
-the answers in the 1.5 s after each write is printed beside it.
-Targets (issue 9): 304 median ≤ 2 ms; p99 of all answers under load ≤ 20 ms; (issue 11) each
-web process ≤ 200 MB resident after the load. Exits non-zero on a miss.
+the answers in the 1.5 s after each write is printed beside it, with the web workers' CPU time
+per request (from /proc, a figure a loaded machine disturbs less than the latencies).
+Targets (issues 9 and 30): 304 median ≤ 2 ms; p99 of all answers under load ≤ 20 ms, no
+error; (issue 30) each web process ≤ 150 MB resident after the load. Exits non-zero on a miss.
 Not wrk: wrk 4.1 sends as fast as its connections allow (no fixed rate) and one header for
-all, so it can neither pace 200 screens nor let each keep its own ETag.
+all, so it can neither pace the screens nor let each keep its own ETag.
 The cache is Redis when REDIS_URL is set (as in production: one state built per change for
 both workers), else each worker's local memory; the output says which.
-Bounded: at most about (20 + seconds) s and rate × seconds + 2,000 requests, 127.0.0.1 only.
+Bounded: at most about (30 + seconds) s and rate × seconds + 2,000 requests, 127.0.0.1 only.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import json
 import os
+import resource
 import secrets
 import shutil
 import socket
@@ -37,16 +48,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 TARGET_304_MEDIAN_MS = 2.0
 TARGET_LOAD_P99_MS = 20.0
-TARGET_RSS_MB = 200  # issue 11: the web process under this load
+TARGET_RSS_MB = 150  # issue 30: a web worker after the loads
+TIMEOUT_S = 10.0
 
 SEED = """
 import django, sys
@@ -54,12 +64,20 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0, interactive=False)
 from tourney import services
+from tourney.services import lobbies
 t = services.tournament_create(actor=None, name="Bench display", tables={tables}, seed=1)
 for i in range({players}):
     services.entry_register(tournament_id=t.pk, name=f"Player {{i:04d}} Bench")
 services.clock_action(tournament_id=t.pk, action="start")
 t.refresh_from_db()
-print(t.display_token)
+ids = [t.pk]
+for k in range(1, {events}):  # the lobby's other events, still registering
+    e = services.tournament_create(actor=None, name=f"Bench event {{k}}", tables=3, buy_in=100)
+    for i in range(5 * k):
+        services.entry_register(tournament_id=e.pk, name=f"Guest {{k}}-{{i}}")
+    ids.append(e.pk)
+lobby = lobbies.lobby_create(name="Bench lobby", tournament_ids=ids)
+print(t.display_token, lobby.token)
 """
 
 # The third process: a bust every `every` seconds, the first `first` seconds after wall-clock
@@ -95,14 +113,26 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
+def worker_pids(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children")
+    return [int(p) for p in children.read_text().split()] if children.exists() else []
+
+
 def worker_rss_mb(master: int) -> dict[str, float]:
     """Resident memory of the gunicorn master and each worker (Linux /proc)."""
     out = {"master": _rss_mb(master)}
-    children = Path(f"/proc/{master}/task/{master}/children")
-    pids = children.read_text().split() if children.exists() else []
-    for i, pid in enumerate(pids, start=1):
-        out[f"worker {i}"] = _rss_mb(int(pid))
+    for i, pid in enumerate(worker_pids(master), start=1):
+        out[f"worker {i}"] = _rss_mb(pid)
     return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of the processes so far (/proc/<pid>/stat, clock ticks)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -114,7 +144,7 @@ def free_port() -> int:
 def get(port: int, path: str, etag: str | None = None) -> tuple[int, float, dict[str, str]]:
     headers = {"If-None-Match": etag} if etag else {}
     start = time.perf_counter()
-    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT_S)
     try:
         conn.request("GET", path, headers=headers)
         resp = conn.getresponse()
@@ -127,7 +157,7 @@ def get(port: int, path: str, etag: str | None = None) -> tuple[int, float, dict
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
 def summary(name: str, times: list[float]) -> str:
@@ -137,67 +167,151 @@ def summary(name: str, times: list[float]) -> str:
     )
 
 
-# ---------------------------------------------------------------- the load process
+# ---------------------------------------------------------------- the load processes
 
 
-def load(port: int, path: str, etag: str, rate: float, seconds: float, start: float) -> dict:
-    """Open loop from wall-clock time ``start``: request k is sent at start + k / rate,
-    whatever the earlier ones do, by screen k mod rate (so each screen polls once a second)
-    with the ETag that screen holds; a 200 gives that screen the new one."""
-    total = int(rate * seconds)
+class _Get(asyncio.Protocol):
+    """One request on a fresh connection; the answer is what the server sent until it closed."""
+
+    def __init__(self, request: bytes, done: asyncio.Future) -> None:
+        self.request, self.done, self.chunks = request, done, []
+
+    def connection_made(self, transport) -> None:
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        self.chunks.append(data)
+
+    def connection_lost(self, exc) -> None:
+        if not self.done.done():
+            self.done.set_result(b"".join(self.chunks))
+
+
+def parse(raw: bytes) -> tuple[int, dict[str, str]]:
+    """Status and headers of an HTTP/1.1 answer; 0 when it is cut short (the body shorter
+    than its Content-Length counts as an error too)."""
+    head, sep, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    if not sep or len(lines[0].split()) < 2:
+        return 0, {}
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if int(headers.get("content-length", len(body))) != len(body):
+        return 0, headers
+    return int(lines[0].split()[1]), headers
+
+
+async def _one(port: int, path: str, etag: str) -> tuple[int, float, dict[str, str]]:
+    loop = asyncio.get_running_loop()
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: close\r\n"
+        f"If-None-Match: {etag}\r\n\r\n"
+    ).encode("latin-1")
+    began = time.perf_counter()
+    done = loop.create_future()
+    try:
+        transport, _ = await loop.create_connection(lambda: _Get(request, done), HOST, port)
+        try:
+            raw = await asyncio.wait_for(done, TIMEOUT_S)
+        finally:
+            transport.close()
+        status, headers = parse(raw)
+    except (OSError, TimeoutError, ValueError):
+        status, headers = 0, {}
+    return status, (time.perf_counter() - began) * 1000, headers
+
+
+async def _load(opts: dict) -> dict:
+    """Open loop from wall-clock time ``start``: request k leaves at start + k / rate, whatever
+    the earlier ones do, by screen k mod screens (each screen polls once a second) with the
+    ETag that screen holds; a 200 gives that screen the new one. This process sends the
+    requests k ≡ part (mod parts), the screens ≡ part (mod parts) when parts divides rate."""
+    rate, start, port = opts["rate"], opts["start"], opts["port"]
     screens = max(1, int(rate))
-    held = [etag] * screens
-    # status, ms at the client, sent at (wall clock), ms inside the app (Server-Timing)
-    results: list[tuple[int, float, float, float]] = []
-    lock = threading.Lock()
+    share = opts["lobby_share"]  # the lobby's screens spread evenly among the others
+    lobby = [int((s + 1) * share) > int(s * share) for s in range(screens)]
+    paths = [opts["lobby_path"] if lobby[s] else opts["path"] for s in range(screens)]
+    held = [opts["lobby_etag"] if lobby[s] else opts["etag"] for s in range(screens)]
+    # status, ms at the client, sent at (wall clock), ms inside the app, lobby?, sent late ms,
+    # answered from the worker's copy before Django?
+    results: list[tuple[int, float, float, float, bool, float]] = []
 
-    def one(k: int) -> None:
-        delay = start + k / rate - time.time()
-        if delay > 0:
-            time.sleep(delay)
+    async def one(k: int, due: float) -> None:
         screen = k % screens
         sent = time.time()
-        app = 0.0
-        try:
-            status, ms, headers = get(port, path, held[screen])
-            if status == 200 and headers.get("etag"):
-                held[screen] = headers["etag"]
-            if "dur=" in headers.get("server-timing", ""):
-                app = float(headers["server-timing"].split("dur=")[1])
-        except (OSError, ValueError):
-            status, ms = 0, 0.0
-        with lock:
-            results.append((status, ms, sent, app))
+        status, ms, headers = await _one(port, paths[screen], held[screen])
+        if status == 200 and headers.get("etag"):
+            held[screen] = headers["etag"]
+        timing = headers.get("server-timing", "")
+        app = float(timing.split("dur=")[1].split(";")[0]) if "dur=" in timing else 0.0
+        copy = 'desc="copy"' in timing  # answered before Django (tourney/polls_wsgi.py)
+        results.append((status, ms, sent, app, lobby[screen], (sent - due) * 1000, copy))
 
-    with ThreadPoolExecutor(max_workers=64) as pool:
-        list(pool.map(one, range(total)))
-    wall = time.time() - start
-    return {"results": results, "wall": wall, "changes": len(set(held))}
+    tasks = set()
+    total = int(rate * opts["seconds"])
+    k = opts["part"]
+    while k < total:
+        now = time.time()
+        while k < total and start + k / rate <= now:
+            task = asyncio.create_task(one(k, start + k / rate))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            k += opts["parts"]
+        if k < total:
+            await asyncio.sleep(max(0.0, start + k / rate - time.time()))
+    while tasks:
+        await asyncio.gather(*list(tasks))
+    return {"results": results, "changes": len(set(held))}
+
+
+def load(opts: dict) -> dict:
+    cpu = time.process_time()
+    out = asyncio.run(_load(opts))
+    out["wall"] = time.time() - opts["start"]
+    out["cpu"] = time.process_time() - cpu
+    out["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def start_loaders(args, port: int, paths: dict, start: float) -> list[subprocess.Popen]:
+    loaders = []
+    for part in range(args.procs):
+        opts = {
+            "port": port,
+            "rate": args.rate,
+            "seconds": args.seconds,
+            "start": start,
+            "lobby_share": args.lobby,
+            "part": part,
+            "parts": args.procs,
+            **paths,
+        }
+        loaders.append(
+            subprocess.Popen(
+                [sys.executable, __file__, "--load", json.dumps(opts)],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+        )
+    return loaders
+
+
+def gather_loads(loaders: list[subprocess.Popen], seconds: float) -> dict:
+    outs = [json.loads(p.communicate(timeout=seconds + 60)[0]) for p in loaders]
+    return {
+        "results": [r for out in outs for r in out["results"]],
+        "wall": max(out["wall"] for out in outs),
+        "cpu": sum(out["cpu"] for out in outs),
+    }
 
 
 # ---------------------------------------------------------------- main
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--rate", type=float, default=200)
-    parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--write-every", type=float, default=5.0, help="seconds between busts")
-    parser.add_argument(
-        "--load", nargs=4, metavar=("PORT", "PATH", "ETAG", "START"), help=argparse.SUPPRESS
-    )
-    args = parser.parse_args()
-    args.rate = min(args.rate, 1000)
-    args.seconds = min(args.seconds, 60)
-    args.write_every = max(args.write_every, 0.5)
-    if args.load:
-        port, path, etag, start = args.load
-        out = load(int(port), path, etag, args.rate, args.seconds, float(start))
-        json.dump(out, sys.stdout)
-        return 0
-
-    scratch = Path(tempfile.mkdtemp(prefix="tourney-bench-"))
+def environment(scratch: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         TOURNEY_VAR_DIR=str(scratch),
@@ -208,121 +322,200 @@ def main() -> int:
         DJANGO_SECURE_COOKIES="0",
         DJANGO_SSL_REDIRECT="0",  # plain HTTP on loopback
         LOG_LEVEL="WARNING",
+        WEB_CONCURRENCY="2",  # issue 30: two workers, whatever the database
     )
     env.setdefault("DATABASE_URL", f"sqlite:///{scratch / 'bench.sqlite3'}")
-    python = sys.executable
-    gunicorn = str(Path(python).with_name("gunicorn"))
+    return env
+
+
+def start_server(env: dict, port: int, path: str) -> tuple[subprocess.Popen, dict] | None:
+    """gunicorn with gunicorn.conf.py (its access log to /dev/null: the log's cost stays in
+    the figures, its lines leave the output), once it answers; None if it does not."""
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    server = subprocess.Popen(
+        [gunicorn, "-c", "gunicorn.conf.py", "-b", f"{HOST}:{port}", "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            status, _, headers = get(port, path)
+            if status == 200:
+                return server, headers
+        except OSError:
+            pass
+        if time.monotonic() > deadline or server.poll() is not None:
+            server.terminate()
+            return None
+        time.sleep(0.2)
+
+
+def sequential(port: int, path: str, etag: str) -> tuple[list[float], list[float]]:
+    """The unchanged state 2,000 times one after the other: ms at the client and in the app."""
+    seq, app = [], []
+    for _ in range(2000):
+        status, ms, headers = get(port, path, etag)
+        assert status == 304, status
+        seq.append(ms)
+        app.append(float(headers["server-timing"].split("dur=")[1].split(";")[0]))
+    return seq, app
+
+
+def report_load(args, out: dict, writes: list, cpu_workers: float, env: dict) -> list[float]:
+    """Print the load's figures; the times of every answer that came."""
+    results = out["results"]
+    ok = [r[1] for r in results if r[0] in (200, 304)]
+    errors = sum(1 for r in results if r[0] not in (200, 304))
+    achieved = len(results) / out["wall"]
+    cache_kind = "Redis (REDIS_URL set)" if env.get("REDIS_URL") else "local memory per worker"
+    print(
+        f"load from {args.procs} process(es): {int(args.rate)} screens polling every second "
+        f"({args.lobby:.0%} the lobby), {achieved:.0f} requests/s for {out['wall']:.1f} s, "
+        f"{errors} errors; cache: {cache_kind}"
+    )
+    late = [r[5] for r in results]
+    print(
+        f"the load processes' own CPU: {out['cpu'] / out['wall']:.0%} of a core; sent late "
+        f"(behind the schedule) median {statistics.median(late):.2f} ms, "
+        f"p99 {pct(late, 0.99):.2f} ms"
+    )
+    print(
+        f"writes from a third process: {len(writes)} busts, one every {args.write_every:g} s"
+        + (f" (each {statistics.median(w for _, w in writes):.0f} ms median)" if writes else "")
+        + f"; {sum(1 for r in results if r[0] == 200)} full states sent"
+    )
+    print(
+        f"web workers' CPU during the load: {cpu_workers / out['wall']:.0%} of a core, "
+        f"{cpu_workers / max(1, len(results)) * 1000:.2f} ms a request"
+    )
+    print(summary("load, all answers", ok))
+    for name, pick in (
+        ("load, 200", lambda r: r[0] == 200),
+        ("load, 304", lambda r: r[0] == 304),
+        ("load, lobby", lambda r: r[4] and r[0] in (200, 304)),
+        ("load, display", lambda r: not r[4] and r[0] in (200, 304)),
+        (
+            "load, within 1.5 s after a write",
+            lambda r: r[0] in (200, 304) and any(0 <= r[2] - at <= 1.5 for at, _ in writes),
+        ),
+    ):
+        times = [r[1] for r in results if pick(r)]
+        if times and len(times) < len(ok) or name == "load, 200":
+            print(summary(name, times or [0.0]))
+    print(summary("load, all answers, in the app", [r[3] for r in results if r[0] in (200, 304)]))
+    return ok
+
+
+def run_load(args, env: dict, server: subprocess.Popen, port: int, paths: dict, token: str):
+    """The room: the load processes and the writer start together, a little later (both
+    import first); returns the load's output, the writes and the workers' CPU seconds."""
+    start = time.time() + 2.5
+    first = min(args.write_every, args.seconds) / 2
+    writes_n = max(1, int((args.seconds - first) // args.write_every) + 1)
+    loaders = start_loaders(args, port, paths, start)
+    writer = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            WRITER.format(
+                token=token, start=start, first=first, every=args.write_every, count=writes_n
+            ),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    pids = worker_pids(server.pid)
+    time.sleep(max(0.0, start - time.time()))
+    cpu_before = cpu_seconds(pids)
+    out = gather_loads(loaders, args.seconds)
+    cpu_workers = cpu_seconds(pids) - cpu_before
+    writes = json.loads(writer.communicate(timeout=args.seconds + 60)[0] or "[]")
+    return out, writes, cpu_workers, writes_n
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rate", type=float, default=1000, help="screens (requests/s)")
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--events", type=int, default=6, help="events the lobby shows")
+    parser.add_argument("--write-every", type=float, default=5.0, help="seconds between busts")
+    parser.add_argument("--lobby", type=float, default=0.5, help="share of screens on the lobby")
+    parser.add_argument("--procs", type=int, default=1, help="load processes")
+    parser.add_argument(
+        "--dump",
+        help="a JSON file for every answer (status, ms, sent at, ms in the app, lobby?, "
+        "ms late, from the copy?) and the writes",
+    )
+    parser.add_argument("--load", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.load:
+        json.dump(load(json.loads(args.load)), sys.stdout)
+        return 0
+    args.rate = max(1, min(args.rate, 2000))
+    args.seconds = min(args.seconds, 60)
+    args.write_every = max(args.write_every, 0.5)
+    args.lobby = min(max(args.lobby, 0.0), 1.0)
+    args.procs = min(max(args.procs, 1), 4)
+    args.events = min(max(args.events, 1), 24)
+    scratch = Path(tempfile.mkdtemp(prefix="tourney-bench-"))
+    env = environment(scratch)
     server = None
     try:
-        seed = SEED.format(players=args.players, tables=max(1, -(-args.players // 9)))
+        seed = SEED.format(
+            players=args.players, tables=max(1, -(-args.players // 9)), events=args.events
+        )
         done = subprocess.run(
-            [python, "-c", seed], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+            [sys.executable, "-c", seed],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         if done.returncode != 0:
             print(done.stderr, file=sys.stderr)
             return 2
-        token = done.stdout.strip().splitlines()[-1]
+        token, lobby_token = done.stdout.strip().splitlines()[-1].split()
         port = free_port()
-        server = subprocess.Popen(
-            [gunicorn, "tourney.wsgi", "-w", "2", "-b", f"{HOST}:{port}", "--log-level", "warning"],
-            cwd=ROOT,
-            env=env,
-        )
-        path = f"/display/{token}/state.json"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                status, _, headers = get(port, path)
-                if status == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                print("gunicorn did not come up", file=sys.stderr)
-                return 2
-            time.sleep(0.2)
+        path, lobby_path = f"/display/{token}/state.json", f"/lobby/{lobby_token}/state.json"
+        started = start_server(env, port, path)
+        if started is None:
+            print("gunicorn did not come up", file=sys.stderr)
+            return 2
+        server, headers = started
         etag = headers["etag"]
+        lobby_etag = get(port, lobby_path)[2]["etag"]
         for _ in range(50):  # warm both workers' caches
             get(port, path, etag)
+            get(port, lobby_path, lobby_etag)
 
         fresh = [get(port, path)[1] for _ in range(200)]
-        seq, app = [], []
-        for _ in range(2000):
-            status, ms, headers = get(port, path, etag)
-            assert status == 304, status
-            seq.append(ms)
-            app.append(float(headers["server-timing"].split("dur=")[1]))
+        pids = worker_pids(server.pid)
+        cpu = cpu_seconds(pids)
+        seq, app = sequential(port, path, etag)
+        cpu = (cpu_seconds(pids) - cpu) / len(seq) * 1000
         print(f"state endpoint, {args.players} players, 2 gunicorn workers, {HOST}:{port}")
         print(summary("full state (200), sequential", fresh))
         print(summary("unchanged (304), sequential", seq))
         print(summary("unchanged (304), in the app", app))
+        print(f"unchanged (304), the web workers' CPU: {cpu:.3f} ms a request")
+        print(
+            summary(
+                "lobby, unchanged (304), sequential", sequential(port, lobby_path, lobby_etag)[0]
+            )
+        )
 
-        # The load and the writer start together, a little later (both processes import).
-        start = time.time() + 2.0
-        first = min(args.write_every, args.seconds) / 2
-        writes_n = max(1, int((args.seconds - first) // args.write_every) + 1)
-        loader = subprocess.Popen(
-            [
-                python,
-                __file__,
-                "--rate",
-                str(args.rate),
-                "--seconds",
-                str(args.seconds),
-                "--load",
-                str(port),
-                path,
-                etag,
-                repr(start),
-            ],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        writer = subprocess.Popen(
-            [
-                python,
-                "-c",
-                WRITER.format(
-                    token=token, start=start, first=first, every=args.write_every, count=writes_n
-                ),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        out = json.loads(loader.communicate(timeout=args.seconds + 60)[0])
-        writes = json.loads(writer.communicate(timeout=args.seconds + 60)[0] or "[]")
-        results = out["results"]
-        ok = [ms for status, ms, _, _ in results if status in (200, 304)]
-        errors = sum(1 for status, *_ in results if status not in (200, 304))
-        by_status = {s: [ms for st, ms, _, _ in results if st == s] for s in (200, 304)}
-        in_app = [app for status, _, _, app in results if status in (200, 304)]
-        herd = [
-            ms
-            for status, ms, sent, _ in results
-            if status in (200, 304) and any(0 <= sent - at <= 1.5 for at, _ in writes)
-        ]
-        achieved = len(results) / out["wall"]
-        cache_kind = "Redis (REDIS_URL set)" if env.get("REDIS_URL") else "local memory per worker"
-        print(
-            f"load from a second process: {int(args.rate)} screens polling every second, "
-            f"{achieved:.0f} requests/s for {out['wall']:.1f} s, {errors} errors; "
-            f"cache: {cache_kind}"
-        )
-        print(
-            f"writes from a third process: {len(writes)} busts, one every {args.write_every:g} s"
-            + (f" (each {statistics.median(w for _, w in writes):.0f} ms median)" if writes else "")
-            + f"; {len(by_status[200])} full states sent"
-        )
-        print(summary("load, all answers", ok))
-        for s, times in by_status.items():
-            if times:
-                print(summary(f"load, {s}", times))
-        if herd:
-            print(summary("load, within 1.5 s after a write", herd))
-        print(summary("load, all answers, in the app", in_app))
+        paths = {"path": path, "etag": etag, "lobby_path": lobby_path, "lobby_etag": lobby_etag}
+        out, writes, cpu_workers, writes_n = run_load(args, env, server, port, paths, token)
+        ok = report_load(args, out, writes, cpu_workers, env)
+        if args.dump:
+            Path(args.dump).write_text(json.dumps({"results": out["results"], "writes": writes}))
+        errors = len(out["results"]) - len(ok)
 
         rss = worker_rss_mb(server.pid)
         print(

@@ -12,7 +12,10 @@ The state endpoint answers most polls with 304 from a cached version string (the
 builds the state only when the tournament changed: every service write bumps
 ``Tournament.version`` through ``record_event``, and a clock anchor change is part of the ETag
 too. A running clock crosses levels without any write, so the state carries the next items
-and the browser rolls over by itself (RULES 4.3: the clock is derived, never counted).
+and the browser rolls over by itself (RULES 4.3: the clock is derived, never counted). Under
+the web server each worker keeps its own copies of the version and of the state's bytes, and
+answers most polls from them before Django's middleware (``selectors.polled``,
+``tourney.polls_wsgi``: issue 30, a thousand screens).
 
 The state is worded in the screen's language (issue 29: the tournament's, or the URL's
 ``?lang=``): built, cached and tagged per language, the language the ETag's last part, so a
@@ -40,7 +43,7 @@ from tourney.core.money_text import money_exact, money_whole
 from tourney.engine import clock as clock_engine
 from tourney.engine.numbers import ascii_int
 from tourney.models import ChipDenomination, Entry, Tournament
-from tourney.selectors import average_stack, clock_payload, total_chips
+from tourney.selectors import average_stack, clock_payload, polled, total_chips
 from tourney.selectors.announcements import speech_state
 from tourney.selectors.bounties import has_bounties, heads_shown
 from tourney.selectors.clock import structure_items
@@ -66,6 +69,7 @@ from tourney.selectors.satellites import prize_words, seats_of
 # 6: a season's standings, issue 27; 7: worded in the screen's language, issue 29).
 STATE_FORMAT = 7
 ETAG_TTL_SECONDS = 1
+POLLED_KIND = "display"  # its name among a worker's own copies (selectors.polled)
 STATE_TTL_SECONDS = 10
 RECENT_MOVES_MINUTES = 10
 # RULES 10.6: a Day 1 flight pays no places of its own.
@@ -102,11 +106,13 @@ def _epoch_ms(moment: datetime) -> int:
 class Version:
     """A token's tournament, the ETag of its state in the language the screen speaks (the
     active one), and the tournament's own ``language`` (``core.language`` reads it, so a poll
-    answered with 304 reads no tournament row)."""
+    answered with 304 reads no tournament row); ``read_at``: when the row was read (epoch
+    seconds), so that a worker's own copy of it (``views.polled``) expires with the cache's."""
 
     tournament_id: int
     etag: str
     language: str = ""
+    read_at: float = 0.0
 
 
 def screen_language() -> str:
@@ -159,6 +165,7 @@ def display_version(token: str) -> Version | None:
     hit = cache.get(key)
     if hit is not None:
         return spoken(Version(*hit))
+    read_at = time.time()
     row = (
         Tournament.objects.filter(display_token=token)
         .values_list(
@@ -175,8 +182,8 @@ def display_version(token: str) -> Version | None:
     )
     if row is None:
         return None
-    found = Version(row[0], _etag(*row[2:]), row[1])
-    cache.set(key, (found.tournament_id, found.etag, found.language), ETAG_TTL_SECONDS)
+    found = Version(row[0], _etag(*row[2:]), row[1], read_at)
+    cache.set(key, (found.tournament_id, found.etag, found.language, read_at), ETAG_TTL_SECONDS)
     return found
 
 
@@ -216,8 +223,10 @@ def is_current(if_none_match: str, version: Version) -> bool:
 
 
 def forget_version(token: str) -> None:
-    """Drop the cached ETag of a token (tests; a writer that wants screens to update at once)."""
+    """Drop the cached ETag of a token (tests; a writer that wants screens to update at once),
+    and this worker's own copy of it (``selectors.polled``)."""
     cache.delete(_cache_key(token))
+    polled.forget(POLLED_KIND, token)
 
 
 def server_time_ms() -> int:
@@ -496,10 +505,16 @@ def outrun(state: dict[str, Any], now_ms: int) -> bool:
     derived from its anchor, so crossing levels writes nothing and the ETag stays). Without the
     worker announcing levels, such a body would leave the screens at 0:00 on its last item:
     it is built anew instead (the screens ask without If-None-Match when they get there)."""
+    at = outrun_at(state)
+    return at is not None and now_ms >= at
+
+
+def outrun_at(state: dict[str, Any]) -> int | None:
+    """The time (ms since the epoch) from which ``outrun`` holds of a state, None if never."""
     if state.get("status") != "running" or not state.get("more_items"):
-        return False
+        return None
     held = state["remaining_ms"] + sum(it["seconds"] * 1000 for it in state["items"][1:])
-    return now_ms - state["server_time_ms"] >= held
+    return state["server_time_ms"] + held
 
 
 def _state_key(token: str, etag: str) -> str:
@@ -514,6 +529,7 @@ def cached_state(token: str, version: Version) -> dict[str, Any] | None:
     state = cache.get(key)
     if state is not None and not outrun(state, server_time_ms()):
         return state
+    read_at = time.time()
     t = Tournament.objects.filter(pk=version.tournament_id, display_token=token).first()
     if t is None:
         return None
@@ -522,5 +538,6 @@ def cached_state(token: str, version: Version) -> dict[str, Any] | None:
     # one: remember it, so the next polls compare against what the screens now hold.
     cache.set(_state_key(token, state["etag"]), state, STATE_TTL_SECONDS)
     if state["etag"] != version.etag:
-        cache.set(_cache_key(token), (t.pk, state["etag"], t.language), ETAG_TTL_SECONDS)
+        read = (t.pk, state["etag"], t.language, read_at)
+        cache.set(_cache_key(token), read, ETAG_TTL_SECONDS)
     return state

@@ -37,6 +37,7 @@ crosses levels without a write, so, as on the TV, a cached body the clocks have 
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -52,7 +53,7 @@ from tourney.core.money_text import money_whole
 from tourney.core.rows import kept_cursor
 from tourney.engine import clock as clock_engine
 from tourney.models import Entry, Lobby, Tournament
-from tourney.selectors import average_stack, total_chips
+from tourney.selectors import average_stack, polled, total_chips
 from tourney.selectors import display as public
 from tourney.selectors.bounties import buy_in_split
 from tourney.selectors.clock import clock_read, structures_items
@@ -63,6 +64,7 @@ from tourney.selectors.money import pool_of
 # (2: worded in the screen's language, issue 29).
 LOBBY_FORMAT = 2
 ETAG_TTL_SECONDS = 1
+POLLED_KIND = "lobby"  # its name among a worker's own copies (selectors.polled)
 STATE_TTL_SECONDS = 10
 MSG_NO_LOBBY = "No lobby display has this link."
 EVENTS_MAX = 200  # the most events one lobby shows (its first ones, in its order)
@@ -89,6 +91,7 @@ class LobbyVersion:
     lobby_id: int
     etag: str
     events: tuple[int, ...]  # the tournaments shown, in order
+    read_at: float = 0.0  # when the rows were read (epoch seconds), as display.Version's
 
 
 # ---------------------------------------------------------------- which events
@@ -155,24 +158,31 @@ def _etag(settings: tuple, rows: list[dict]) -> str:
     return f'"L{LOBBY_FORMAT}.{digest}"'
 
 
-def _spoken(version: LobbyVersion) -> LobbyVersion:
+def spoken(version: LobbyVersion) -> LobbyVersion:
     """The version of the lobby's state in the active language (issue 29: the lobby speaks
     the URL's ``?lang=``, else the browser's or the site's; a German and an English screen
     never share a state or an ETag)."""
     etag = f'{version.etag[:-1]}.{public.screen_language()}"'
-    return LobbyVersion(version.lobby_id, etag, version.events)
+    return LobbyVersion(version.lobby_id, etag, version.events, version.read_at)
 
 
 def lobby_version(token: str, now: datetime | None = None) -> LobbyVersion | None:
     """The lobby id, its ETag and the events shown behind a lobby token, or None for a wrong
     token. Cached for a second per token, as the display's (``display.display_version``): a
     screen polling an unchanged lobby costs a cache read and no query."""
+    found = unspoken_version(token, now)
+    return spoken(found) if found is not None else None
+
+
+def unspoken_version(token: str, now: datetime | None = None) -> LobbyVersion | None:
+    """``lobby_version`` before the language is added to its ETag (what the cache holds)."""
     if not isinstance(token, str) or public.TOKEN_RE.fullmatch(token) is None:
         return None
     key = _cache_key(token)
     hit = cache.get(key)
     if hit is not None:
-        return _spoken(LobbyVersion(hit[0], hit[1], tuple(hit[2])))
+        return LobbyVersion(hit[0], hit[1], tuple(hit[2]), *hit[3:4])
+    read_at = time.time()
     row = (
         Lobby.objects.filter(token=token)
         .annotate(chosen=Count("tournaments"))
@@ -182,9 +192,9 @@ def lobby_version(token: str, now: datetime | None = None) -> LobbyVersion | Non
     if row is None:
         return None
     rows = _event_rows(row[0], row[4] > 0, now or timezone.now())
-    found = LobbyVersion(row[0], _etag(row[:4], rows), tuple(r["pk"] for r in rows))
-    cache.set(key, (found.lobby_id, found.etag, list(found.events)), ETAG_TTL_SECONDS)
-    return _spoken(found)
+    found = LobbyVersion(row[0], _etag(row[:4], rows), tuple(r["pk"] for r in rows), read_at)
+    cache.set(key, (found.lobby_id, found.etag, list(found.events), read_at), ETAG_TTL_SECONDS)
+    return found
 
 
 def is_current(if_none_match: str, version: LobbyVersion) -> bool:
@@ -194,8 +204,10 @@ def is_current(if_none_match: str, version: LobbyVersion) -> bool:
 
 
 def forget_version(token: str) -> None:
-    """Drop the cached ETag of a lobby token (tests; a writer that wants screens updated)."""
+    """Drop the cached ETag of a lobby token (tests; a writer that wants screens updated),
+    and this worker's own copy of it (``selectors.polled``)."""
     cache.delete(_cache_key(token))
+    polled.forget(POLLED_KIND, token)
 
 
 # ---------------------------------------------------------------- the batched reads
@@ -356,6 +368,12 @@ def outrun(state: dict[str, Any], now_ms: int) -> bool:
     """Whether a running clock of any card has gone past every item the state holds of it
     (``display.outrun``, card by card)."""
     return any(public.outrun(card, now_ms) for card in state["events"])
+
+
+def outrun_at(state: dict[str, Any]) -> int | None:
+    """The time (ms since the epoch) from which ``outrun`` holds, None if never."""
+    times = [t for card in state["events"] if (t := public.outrun_at(card)) is not None]
+    return min(times, default=None)
 
 
 def _state_key(token: str, etag: str) -> str:

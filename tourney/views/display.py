@@ -11,8 +11,10 @@ language, and the words the scripts write as they count down come with the page
 
 from __future__ import annotations
 
-import json
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from html import escape
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -27,7 +29,7 @@ from django.views.decorators.http import require_safe
 from tourney.core.language import activate_screen_language, shipped
 from tourney.models import Tournament
 from tourney.selectors import display as public
-from tourney.selectors import seat_finder
+from tourney.selectors import polled, seat_finder
 from tourney.views import public_url
 from tourney.views.formatting import QR_DARK_DISPLAY, qr_svg
 
@@ -231,45 +233,75 @@ def player_find(request: HttpRequest, token: str) -> HttpResponse:
     return _public_headers(response)
 
 
+@dataclass(frozen=True)
+class PolledKind:
+    """A polled public state (the TV's, the lobby's) as ``polled_state`` answers it: ``lookup``
+    a token's version without the language (``etag``, ``read_at``), ``speak`` it in the
+    screen's language for a request (activating it), ``is_current``, ``cached_state`` of a
+    spoken version, ``outrun_at`` of a state, the ETag's time to live in the cache."""
+
+    kind: str
+    lookup: Callable
+    speak: Callable
+    is_current: Callable
+    cached_state: Callable
+    outrun_at: Callable
+    ttl: float
+    missing: str
+
+
+def _speak_display(request: HttpRequest, found: public.Version) -> public.Version:
+    activate_screen_language(request, found)
+    return public.spoken(found)
+
+
+DISPLAY = PolledKind(
+    kind=public.POLLED_KIND,
+    lookup=public.display_version,
+    speak=_speak_display,
+    is_current=public.is_current,
+    cached_state=public.cached_state,
+    outrun_at=public.outrun_at,
+    ttl=public.ETAG_TTL_SECONDS,
+    missing=MSG_NO_DISPLAY,
+)
+
+
 @require_safe
 def state(request: HttpRequest, token: str) -> HttpResponse:
     """The display state as compact JSON with an ETag. An unchanged state answers 304 from the
     cached version (no query, nothing built). Every answer carries X-Server-Time (ms since the
     epoch), from which the browser measures its clock offset once per poll."""
-    return polled_state(
-        request,
-        token,
-        version_of=lambda asked: _version(request, asked),
-        is_current=public.is_current,
-        cached_state=public.cached_state,
-        missing=MSG_NO_DISPLAY,
-    )
+    return polled_state(request, token, DISPLAY)
 
 
-def polled_state(
-    request: HttpRequest, token: str, *, version_of, is_current, cached_state, missing: str
-) -> HttpResponse:
+def polled_state(request: HttpRequest, token: str, of: PolledKind) -> HttpResponse:
     """A polled public state (the TV's, the lobby's): compact JSON with its ETag, 304 while
     the version the browser holds is current, 404 for an unknown token; X-Server-Time on
-    every answer."""
+    every answer. Under the web server from the worker's own copies (``selectors.polled``)."""
     started = time.perf_counter()
-    version = version_of(token)
+
+    def body(version):
+        build = partial(of.cached_state, token, version)
+        return polled.body(of.kind, token, version.etag, build, of.outrun_at)
+
+    found = polled.version(
+        of.kind, token, of.lookup, of.ttl, warm=lambda v: body(of.speak(request, v))
+    )
+    version = of.speak(request, found) if found is not None else None
     if version is None:
         response: HttpResponse = JsonResponse(
-            {"error": {"code": "not_found", "message": missing, "fields": {}}}, status=404
+            {"error": {"code": "not_found", "message": of.missing, "fields": {}}}, status=404
         )
-    elif is_current(request.headers.get("If-None-Match", ""), version):
+    elif of.is_current(request.headers.get("If-None-Match", ""), version):
         response = HttpResponse(status=304)
         response["ETag"] = version.etag
     else:
-        body = cached_state(token, version)
-        if body is None:
-            raise Http404(missing)
-        response = HttpResponse(
-            json.dumps(body, separators=(",", ":"), ensure_ascii=False),
-            content_type="application/json",
-        )
-        response["ETag"] = body["etag"]
+        sent = body(version)
+        if sent is None:
+            raise Http404(of.missing)
+        response = HttpResponse(sent.content, content_type="application/json")
+        response["ETag"] = sent.etag
     response["Cache-Control"] = "no-cache"
     response["X-Server-Time"] = str(public.server_time_ms())
     response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 
 from tourney.selectors import display as public
 from tourney.selectors import lobby as lobby_reads
-from tourney.views.display import CSP, lang_query, polled_state, screen_strings
+from tourney.views.display import CSP, PolledKind, lang_query, polled_state, screen_strings
 
 MSG_NO_LOBBY = lobby_reads.MSG_NO_LOBBY
 # Columns and rows of the grid for n cards on a page (a 16:9 screen); lobby.js has the same.
@@ -77,15 +77,20 @@ def lobby(request: HttpRequest, token: str) -> HttpResponse:
     return _public_headers(response)
 
 
+LOBBY = PolledKind(
+    kind=lobby_reads.POLLED_KIND,
+    lookup=lobby_reads.unspoken_version,
+    speak=lambda request, found: lobby_reads.spoken(found),  # the middleware's language
+    is_current=lobby_reads.is_current,
+    cached_state=lobby_reads.cached_state,
+    outrun_at=lobby_reads.outrun_at,
+    ttl=lobby_reads.ETAG_TTL_SECONDS,
+    missing=MSG_NO_LOBBY,
+)
+
+
 @require_safe
 def state(request: HttpRequest, token: str) -> HttpResponse:
     """The lobby's state as compact JSON with one ETag for the whole lobby; an unchanged
     lobby answers 304 from the cached version (no query). X-Server-Time as the display's."""
-    return polled_state(
-        request,
-        token,
-        version_of=lobby_reads.lobby_version,
-        is_current=lobby_reads.is_current,
-        cached_state=lobby_reads.cached_state,
-        missing=MSG_NO_LOBBY,
-    )
+    return polled_state(request, token, LOBBY)

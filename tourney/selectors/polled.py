@@ -1,0 +1,176 @@
+"""A web worker's own copies of the polled public states (the TV display's, the lobby's):
+what lets a thousand screens poll once a second on two workers (issue 30,
+benchmarks/display.py).
+
+Switched on by the web server's entry point (``tourney.wsgi``: ``enable()``); off, every
+call goes straight to the shared cache as before (the tests, ``manage.py runserver``, a
+shell). On, a worker keeps
+
+* each token's version (the ETag, without the language) as the shared cache gave it, for as
+  long as the cache itself keeps it (``read_at`` + the module's ETag time to live: a change
+  shows no later than without the copy) and at most ``LOCAL_SECONDS``: so a poll answered with
+  304 reads neither the cache nor the database. A rotated display token or a deleted lobby
+  (``forget``) stops at once in the worker that did it, within ``LOCAL_SECONDS`` in the
+  others;
+* the bytes of each state it sent, by ETag, until the clocks outrun it (``outrun_at``,
+  RULES 4.3) or ``STATE_SECONDS``: the herd of 200s after a change costs a copy, not a cache
+  read and a JSON encoding each.
+
+One thread reads a version anew while the others go on answering from the copy they have
+(stale for the few milliseconds of that read); when the version changed, that thread makes
+the new state's bytes before the others see the new version. So the state is built once per
+change and worker, and no request waits behind another's build but the one that builds.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+LOCAL_SECONDS = 0.25
+STATE_SECONDS = 10.0
+MAX_BODIES = 64
+
+_on = False
+_versions: dict[tuple[str, str], tuple[float, Any]] = {}
+_bodies: dict[tuple[str, str, str], Body] = {}
+_locks: dict[tuple[str, str, str], threading.Lock] = {}
+_guard = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A state as sent: its JSON bytes, its ETag (that of the row it was built from), when
+    the clocks outrun it (ms since the epoch, None: never) and when it was made (monotonic)."""
+
+    content: bytes
+    etag: str
+    outrun_at: int | None
+    made: float
+
+    def fresh(self, now_ms: int, now: float) -> bool:
+        outrun = self.outrun_at is not None and now_ms >= self.outrun_at
+        return not outrun and now - self.made < STATE_SECONDS
+
+
+def enable(on: bool = True) -> None:
+    """Keep the copies (the web server's workers), or stop and drop them."""
+    global _on
+    _on = on
+    clear()
+
+
+def clear() -> None:
+    with _guard:
+        _versions.clear()
+        _bodies.clear()
+        _locks.clear()
+
+
+def forget(kind: str, token: str) -> None:
+    """Drop this worker's copies of a token (with the cache's: a token rotated, a lobby
+    changed or deleted)."""
+    with _guard:
+        _versions.pop((kind, token), None)
+        for key in [k for k in _bodies if k[:2] == (kind, token)]:
+            del _bodies[key]
+        for key in [k for k in _locks if k[:2] == (kind, token)]:
+            del _locks[key]
+
+
+def _lock(kind: str, token: str, what: str) -> threading.Lock:
+    with _guard:
+        return _locks.setdefault((kind, token, what), threading.Lock())
+
+
+def version(kind: str, token: str, lookup: Callable, ttl: float, warm: Callable) -> Any:
+    """``lookup(token)`` (a version with ``etag`` and ``read_at``, or None), from this
+    worker's copy while it is fresh (the module's readings); ``warm(version)`` makes the
+    bytes of a changed version before the other threads see it."""
+    if not _on:
+        return lookup(token)
+    key = (kind, token)
+    copy = _versions.get(key)
+    if copy is not None and time.time() < copy[0]:
+        return copy[1]
+    lock = _lock(kind, token, "version")
+    if not lock.acquire(blocking=copy is None):
+        return copy[1]  # another thread is reading it anew: this copy a moment longer
+    try:
+        copy = _versions.get(key)
+        if copy is not None and time.time() < copy[0]:
+            return copy[1]
+        found = lookup(token)
+        if found is None:
+            _versions.pop(key, None)
+            with _guard:  # a wrong token leaves nothing behind
+                _locks.pop((kind, token, "version"), None)
+            return None
+        if copy is None or copy[1].etag != found.etag:
+            warm(found)
+        until = min(time.time() + LOCAL_SECONDS, found.read_at + ttl)
+        _versions[key] = (until, found)
+        return found
+    finally:
+        lock.release()
+
+
+def held_version(kind: str, token: str) -> Any:
+    """This worker's copy of a token's version while it is fresh, or while another thread
+    reads it anew; None otherwise (then ``version`` reads it)."""
+    copy = _versions.get((kind, token)) if _on else None
+    if copy is None:
+        return None
+    if time.time() < copy[0]:
+        return copy[1]
+    lock = _locks.get((kind, token, "version"))
+    return copy[1] if lock is not None and lock.locked() else None
+
+
+def held_body(kind: str, token: str, etag: str) -> Body | None:
+    """The bytes of the state named ``etag`` if this worker holds them fresh, else None."""
+    found = _bodies.get((kind, token, etag)) if _on else None
+    if found is not None and found.fresh(time.time_ns() // 1_000_000, time.monotonic()):
+        return found
+    return None
+
+
+def _made(state: dict, outrun_at: Callable) -> Body:
+    content = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode()
+    return Body(content, state["etag"], outrun_at(state), time.monotonic())
+
+
+def body(kind: str, token: str, etag: str, build: Callable, outrun_at: Callable) -> Body | None:
+    """The bytes of the state named ``etag`` (``build()``: the state as a dict, None for a
+    token gone), made once per worker while fresh."""
+    if not _on:
+        state = build()
+        return _made(state, outrun_at) if state is not None else None
+    key = (kind, token, etag)
+    found = _bodies.get(key)
+    if found is not None and found.fresh(time.time_ns() // 1_000_000, time.monotonic()):
+        return found
+    with _lock(kind, token, "body"):
+        found = _bodies.get(key)
+        if found is not None and found.fresh(time.time_ns() // 1_000_000, time.monotonic()):
+            return found
+        state = build()
+        if state is None:
+            return None
+        found = _made(state, outrun_at)
+        _keep(key, found)
+        return found
+
+
+def _keep(key: tuple[str, str, str], found: Body) -> None:
+    now = time.monotonic()
+    with _guard:
+        for old in [k for k, b in _bodies.items() if now - b.made >= STATE_SECONDS]:
+            del _bodies[old]
+        while len(_bodies) >= MAX_BODIES:
+            del _bodies[min(_bodies, key=lambda k: _bodies[k].made)]
+        _bodies[key] = found
