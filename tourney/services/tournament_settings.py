@@ -415,8 +415,7 @@ def tournament_settings_update(
 
 
 def summary_of(t: Tournament, done: dict[str, list]) -> str:
-    """What changed, in the active language: "Late registration: end of level 6 → end of
-    level 8; Re-entries per player: 1 → 2" (the log keeps it in English)."""
+    """What changed, in the active language and the settings' order (the log: English)."""
     items = structure_items(t)
 
     def shown(field: str, v: Any) -> str:
@@ -445,10 +444,7 @@ def summary_of(t: Tournament, done: dict[str, list]) -> str:
             return gettext("on") if v else gettext("off")
         return str(v)
 
-    # In the settings' own order: a payload read back from PostgreSQL's jsonb has its keys
-    # sorted by length, not in the order they changed.
-    order = {f: i for i, f in enumerate(LABELS)}
-    ordered = sorted(done.items(), key=lambda item: order.get(item[0], len(order)))
+    ordered = [(f, done[f]) for f in LABELS if f in done]  # jsonb reorders the keys
     return "; ".join(f"{label(f)}: {shown(f, a)} → {shown(f, b)}" for f, (a, b) in ordered)
 
 
