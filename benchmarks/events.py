@@ -153,6 +153,20 @@ def start_worker(tmp: Path) -> subprocess.Popen:
     )
 
 
+def group_cpu(pgid: int) -> float:
+    """CPU seconds (user + system) of every process in the group ``pgid`` (the worker and
+    its embedded beat): the worker's cost, less sensitive to a loaded machine than lateness."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # fields from the state on: pgrp is the third
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def live(user, tmp: Path, events: int, seconds: float) -> dict:
     """``events`` tournaments, half running on 1-2 s levels and half registering, with one
     worker and beat for ``seconds``: the level events owed, recorded and their lateness."""
@@ -181,6 +195,7 @@ def live(user, tmp: Path, events: int, seconds: float) -> dict:
     registered = 0
     try:
         time.sleep(4)
+        cpu0 = group_cpu(worker.pid)
         for t in running:
             services.clock_action(tournament_id=t.pk, action="start", actor=user)
             time.sleep(0.1)
@@ -193,10 +208,11 @@ def live(user, tmp: Path, events: int, seconds: float) -> dict:
             time.sleep(0.05)
         ended = timezone.now()
         time.sleep(3)  # the last ticks due before ``ended``
+        cpu = group_cpu(worker.pid) - cpu0
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(20)
-    owed, lateness, missing, twice = 0, [], 0, 0
+    owed, lateness, missing, twice, woke = 0, [], 0, 0, []
     for t in running:
         t.refresh_from_db()
         items = clock_reads.structure_items(t)
@@ -206,6 +222,14 @@ def live(user, tmp: Path, events: int, seconds: float) -> dict:
         recorded: dict[int, list[datetime]] = {}
         for e in Event.objects.filter(tournament=t, kind="level_started"):
             recorded.setdefault(e.payload["index"], []).append(e.created_at)
+            # when the announcement began (its ``now``): the tick's wake-up, before the lock
+            woke.append(
+                (
+                    datetime.fromisoformat(e.payload["recorded_at"])
+                    - datetime.fromisoformat(e.payload["due"])
+                ).total_seconds()
+                * 1000
+            )
         for index, at in due:
             owed += 1
             got = recorded.get(index, [])
@@ -219,6 +243,8 @@ def live(user, tmp: Path, events: int, seconds: float) -> dict:
         "missing": missing,
         "twice": twice,
         "registered": registered,
+        "woke": woke,
+        "cpu": cpu,
         "seconds": (ended - started).total_seconds(),
     }
 
@@ -285,9 +311,12 @@ def main() -> int:
             print(f"{'lateness median (ms)':<40}{med:>12.1f}{mark:>14}")
             print(f"{'lateness p90 (ms)':<40}{p90:>12.1f}{'-':>14}")
             print(f"{'lateness max (ms)':<40}{lat[-1]:>12.1f}{'-':>14}")
+            woke = statistics.median(r["woke"])
+            print(f"{'  of which the tick waking, median (ms)':<40}{woke:>12.1f}{'-':>14}")
         else:
             ok = False
             print("no level event recorded: see", tmp / "worker.log")
+        print(f"{'worker + beat CPU over the run (s)':<40}{r['cpu']:>12.2f}{'-':>14}")
     return 0 if ok else 1
 
 
