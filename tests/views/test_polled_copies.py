@@ -177,3 +177,15 @@ def test_a_wrong_token_leaves_no_copy_behind(client):
         assert client.get(f"/display/no-such-token-{k}/state.json").status_code == 404
     assert not any("no-such-token" in key[1] for key in polled._locks)
     assert not any("no-such-token" in key[1] for key in polled._versions)
+
+
+def test_a_worker_keeps_the_newest_states_within_its_bytes(monkeypatch):
+    monkeypatch.setattr(polled, "MAX_BYTES", 150)
+    never = lambda state: None  # noqa: E731 - a state no clock outruns
+    for k in range(3):
+        state = {"etag": f'"e{k}"', "pad": "x" * 40}
+        polled.body("display", "tok", f'"e{k}"', lambda s=state: s, never)
+    kept = sorted(key[2] for key in polled._bodies)
+    assert kept == ['"e1"', '"e2"']  # about 64 bytes each: the oldest went
+    assert polled.held_body("display", "tok", '"e2"').etag == '"e2"'
+    assert polled.held_body("display", "tok", '"e0"') is None

@@ -13,8 +13,8 @@ shell). On, a worker keeps
   (``forget``) stops at once in the worker that did it, within ``LOCAL_SECONDS`` in the
   others;
 * the bytes of each state it sent, by ETag, until the clocks outrun it (``outrun_at``,
-  RULES 4.3) or ``STATE_SECONDS``: the herd of 200s after a change costs a copy, not a cache
-  read and a JSON encoding each.
+  RULES 4.3) or ``STATE_SECONDS``, at most ``MAX_BYTES`` in all: the herd of 200s after a
+  change costs a copy, not a cache read and a JSON encoding each.
 
 One thread reads a version anew while the others go on answering from the copy they have
 (stale for the few milliseconds of that read); when the version changed, that thread makes
@@ -33,7 +33,9 @@ from typing import Any
 
 LOCAL_SECONDS = 0.25
 STATE_SECONDS = 10.0
-MAX_BODIES = 64
+# A worker's bytes of states at most (a 10,000-player state is about 0.7 MB; issue 30: a web
+# worker ≤ 150 MB resident): the oldest go first.
+MAX_BYTES = 16 * 1024 * 1024
 
 _on = False
 _versions: dict[tuple[str, str], tuple[float, Any]] = {}
@@ -171,6 +173,6 @@ def _keep(key: tuple[str, str, str], found: Body) -> None:
     with _guard:
         for old in [k for k, b in _bodies.items() if now - b.made >= STATE_SECONDS]:
             del _bodies[old]
-        while len(_bodies) >= MAX_BODIES:
-            del _bodies[min(_bodies, key=lambda k: _bodies[k].made)]
         _bodies[key] = found
+        while len(_bodies) > 1 and sum(len(b.content) for b in _bodies.values()) > MAX_BYTES:
+            del _bodies[min(_bodies, key=lambda k: _bodies[k].made)]
