@@ -189,3 +189,25 @@ def test_a_worker_keeps_the_newest_states_within_its_bytes(monkeypatch):
     assert kept == ['"e1"', '"e2"']  # about 64 bytes each: the oldest went
     assert polled.held_body("display", "tok", '"e2"').etag == '"e2"'
     assert polled.held_body("display", "tok", '"e0"') is None
+
+
+def test_a_state_another_worker_is_building_is_waited_for_not_built_again(monkeypatch):
+    monkeypatch.setattr(polled, "BUILD_WAIT_SECONDS", 0.05)
+    built = []
+
+    def build():
+        built.append(1)
+        cache.set("k", {"etag": '"mine"'})
+        return {"etag": '"mine"'}
+
+    assert polled.built_once("k", build, lambda s: True) == {"etag": '"mine"'}
+    assert built == [1] and cache.get("k:building") is None  # the mark goes with the build
+    cache.delete("k")
+    cache.add("k:building", 1)  # another worker is at it, and stores its state
+    monkeypatch.setattr(polled.time, "sleep", lambda s: cache.set("k", {"etag": '"theirs"'}))
+    assert polled.built_once("k", build, lambda s: True) == {"etag": '"theirs"'}
+    assert built == [1]
+    monkeypatch.setattr(polled.time, "sleep", lambda s: None)  # it never finishes: build here
+    cache.delete("k")
+    assert polled.built_once("k", build, lambda s: True) == {"etag": '"mine"'}
+    assert built == [1, 1]

@@ -28,6 +28,7 @@ import re
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -529,6 +530,11 @@ def cached_state(token: str, version: Version) -> dict[str, Any] | None:
     state = cache.get(key)
     if state is not None and not outrun(state, server_time_ms()):
         return state
+    usable = lambda found: not outrun(found, server_time_ms())  # noqa: E731
+    return polled.built_once(key, partial(_built, token, version), usable)
+
+
+def _built(token: str, version: Version) -> dict[str, Any] | None:
     read_at = time.time()
     t = Tournament.objects.filter(pk=version.tournament_id, display_token=token).first()
     if t is None:

@@ -40,6 +40,7 @@ import hashlib
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.core.cache import cache
@@ -388,6 +389,12 @@ def cached_state(token: str, version: LobbyVersion) -> dict[str, Any] | None:
     state = cache.get(key)
     if state is not None and not outrun(state, public.server_time_ms()):
         return state
+    usable = lambda found: not outrun(found, public.server_time_ms())  # noqa: E731
+    return polled.built_once(key, partial(_built, token, version), usable)
+
+
+def _built(token: str, version: LobbyVersion) -> dict[str, Any] | None:
+    key = _state_key(token, version.etag)
     lobby = Lobby.objects.filter(pk=version.lobby_id, token=token).first()
     if lobby is None:
         return None

@@ -31,11 +31,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
+
 LOCAL_SECONDS = 0.25
 STATE_SECONDS = 10.0
 # A worker's bytes of states at most (a 10,000-player state is about 0.7 MB; issue 30: a web
 # worker ≤ 150 MB resident): the oldest go first.
 MAX_BYTES = 16 * 1024 * 1024
+BUILD_WAIT_SECONDS = 2.0
+BUILD_POLL_SECONDS = 0.005
 
 _on = False
 _versions: dict[tuple[str, str], tuple[float, Any]] = {}
@@ -139,6 +143,26 @@ def held_body(kind: str, token: str, etag: str) -> Body | None:
     if found is not None and found.fresh(time.time_ns() // 1_000_000, time.monotonic()):
         return found
     return None
+
+
+def built_once(key: str, build: Callable, usable: Callable) -> Any:
+    """``build()`` (which stores its state under ``key`` in the shared cache), by one process
+    at a time: another that finds it being built waits for it (up to ``BUILD_WAIT_SECONDS``,
+    then builds it itself), so a change's state costs one build for all the workers (two
+    builds at once would take both cores of a small server for their length)."""
+    building = f"{key}:building"
+    if cache.add(building, 1, BUILD_WAIT_SECONDS):
+        try:
+            return build()
+        finally:
+            cache.delete(building)
+    deadline = time.monotonic() + BUILD_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(BUILD_POLL_SECONDS)
+        found = cache.get(key)
+        if found is not None and usable(found):
+            return found
+    return build()
 
 
 def _made(state: dict, outrun_at: Callable) -> Body:
