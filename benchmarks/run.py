@@ -41,6 +41,14 @@ def main() -> int:
             + (["--small", "300", "--large", "3000", "--repeat", "3"] if quick else []),
         ),
         ("simulation (issue 11)", ["simulation.py"] + (["--entries", "1000"] if quick else [])),
+        (
+            "twenty events' clocks on one worker (issue 30)",
+            ["events.py"] + (["--seconds", "10", "--sizes", "1,20"] if quick else []),
+        ),
+        (
+            "backup export and import (issue 30)",
+            ["backup.py"] + (["--entries", "1000"] if quick else []),
+        ),
     ]
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
