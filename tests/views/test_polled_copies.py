@@ -6,6 +6,7 @@ token at once."""
 from __future__ import annotations
 
 import io
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -211,3 +212,34 @@ def test_a_state_another_worker_is_building_is_waited_for_not_built_again(monkey
     cache.delete("k")
     assert polled.built_once("k", build, lambda s: True) == {"etag": '"mine"'}
     assert built == [1, 1]
+
+
+def test_a_stale_copy_answers_while_the_refresher_reads_it_anew(monkeypatch):
+    reads, builds = [], []
+
+    class V:
+        def __init__(self, etag):
+            self.etag, self.read_at, self.language = etag, time.time(), "en"
+
+    def lookup(token):
+        reads.append(token)
+        return V('"v2.en"')
+
+    def cached_state(token, version):
+        builds.append(version.etag)
+        return {"etag": version.etag}
+
+    kind = polled.Kind(lookup, lambda v: v, cached_state, lambda s: None, 1.0)
+    monkeypatch.setitem(polled.KINDS, "fake", kind)
+    old = V('"v1.en"')
+    polled._versions[("fake", "tok")] = (time.time() - 0.01, old)  # just past its time
+    polled.body("fake", "tok", old.etag, lambda: {"etag": old.etag}, lambda s: None)
+    assert polled.held_version("fake", "tok") is old  # answered from it, not waited for
+    deadline = time.monotonic() + 5
+    while polled._versions[("fake", "tok")][1] is old and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert polled.held_version("fake", "tok").etag == '"v2.en"' and reads == ["tok"]
+    assert builds == ['"v2.en"']  # the new state made before the polls see its version
+    assert polled.held_body("fake", "tok", '"v2.en"').content == b'{"etag":"\\"v2.en\\""}'
+    polled._versions[("fake", "tok")] = (time.time() - polled.STALE_SECONDS - 1, old)
+    assert polled.held_version("fake", "tok") is None  # too stale to answer from: Django

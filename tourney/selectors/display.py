@@ -547,3 +547,10 @@ def _built(token: str, version: Version) -> dict[str, Any] | None:
         read = (t.pk, state["etag"], t.language, read_at)
         cache.set(_cache_key(token), read, ETAG_TTL_SECONDS)
     return state
+
+
+# How a web worker reads a display's version anew by itself (selectors.polled, issue 30).
+polled.register(
+    POLLED_KIND,
+    polled.Kind(display_version, spoken, cached_state, outrun_at, ETAG_TTL_SECONDS),
+)

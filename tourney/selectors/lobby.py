@@ -410,3 +410,10 @@ def lobby_state(token: str) -> tuple[LobbyVersion, dict[str, Any]] | None:
     version = lobby_version(token)
     state = cached_state(token, version) if version is not None else None
     return (version, state) if state is not None else None
+
+
+# How a web worker reads a lobby's version anew by itself (selectors.polled, issue 30).
+polled.register(
+    POLLED_KIND,
+    polled.Kind(unspoken_version, spoken, cached_state, outrun_at, ETAG_TTL_SECONDS),
+)

@@ -25,15 +25,21 @@ change and worker, and no request waits behind another's build but the one that 
 from __future__ import annotations
 
 import json
+import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.core.cache import cache
+from django.db import close_old_connections
+from django.utils import translation
 
 LOCAL_SECONDS = 0.25
+STALE_SECONDS = 5.0  # a copy is never used longer past its time
 STATE_SECONDS = 10.0
 # A worker's bytes of states at most (a 10,000-player state is about 0.7 MB; issue 30: a web
 # worker ≤ 150 MB resident): the oldest go first.
@@ -46,6 +52,9 @@ _versions: dict[tuple[str, str], tuple[float, Any]] = {}
 _bodies: dict[tuple[str, str, str], Body] = {}
 _locks: dict[tuple[str, str, str], threading.Lock] = {}
 _guard = threading.Lock()
+_queue: queue.SimpleQueue = queue.SimpleQueue()
+_thread: threading.Thread | None = None
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +102,28 @@ def _lock(kind: str, token: str, what: str) -> threading.Lock:
         return _locks.setdefault((kind, token, what), threading.Lock())
 
 
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """How a worker reads one kind of polled state anew by itself (the refresher thread):
+    ``lookup(token)`` its version without the language (``etag``, ``read_at``) or None,
+    ``spoken(version)`` in the active language, ``cached_state(token, spoken)``, the state's
+    ``outrun_at``, the ETag's time to live in the shared cache. Each selector module
+    registers its own (``register``)."""
+
+    lookup: Callable
+    spoken: Callable
+    cached_state: Callable
+    outrun_at: Callable
+    ttl: float
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def register(kind: str, spec: Kind) -> None:
+    KINDS[kind] = spec
+
+
 def version(kind: str, token: str, lookup: Callable, ttl: float, warm: Callable) -> Any:
     """``lookup(token)`` (a version with ``etag`` and ``read_at``, or None), from this
     worker's copy while it is fresh (the module's readings); ``warm(version)`` makes the
@@ -103,38 +134,86 @@ def version(kind: str, token: str, lookup: Callable, ttl: float, warm: Callable)
     copy = _versions.get(key)
     if copy is not None and time.time() < copy[0]:
         return copy[1]
+    # A copy that stayed stale past STALE_SECONDS: the thread reading it anew is stuck (a
+    # database that does not answer); wait for it a while, then read it here.
+    too_old = copy is None or time.time() > copy[0] + STALE_SECONDS
     lock = _lock(kind, token, "version")
-    if not lock.acquire(blocking=copy is None):
-        return copy[1]  # another thread is reading it anew: this copy a moment longer
+    if not (lock.acquire(timeout=STALE_SECONDS) if too_old else lock.acquire(blocking=False)):
+        return lookup(token) if too_old else copy[1]  # else: being read anew, a moment longer
     try:
         copy = _versions.get(key)
         if copy is not None and time.time() < copy[0]:
             return copy[1]
-        found = lookup(token)
-        if found is None:
-            _versions.pop(key, None)
-            with _guard:  # a wrong token leaves nothing behind
-                _locks.pop((kind, token, "version"), None)
-            return None
-        if copy is None or copy[1].etag != found.etag:
-            warm(found)
-        until = min(time.time() + LOCAL_SECONDS, found.read_at + ttl)
-        _versions[key] = (until, found)
-        return found
+        return _renew(kind, token, lookup, ttl, lambda found: warm(found))
     finally:
         lock.release()
 
 
-def held_version(kind: str, token: str) -> Any:
-    """This worker's copy of a token's version while it is fresh, or while another thread
-    reads it anew; None otherwise (then ``version`` reads it)."""
-    copy = _versions.get((kind, token)) if _on else None
-    if copy is None:
+def _renew(kind: str, token: str, lookup: Callable, ttl: float, warm: Callable) -> Any:
+    """Read a token's version anew into this worker's copy (its lock held)."""
+    copy = _versions.get((kind, token))
+    found = lookup(token)
+    if found is None:
+        _versions.pop((kind, token), None)
+        with _guard:  # a wrong token (a rotated one) leaves nothing behind
+            _locks.pop((kind, token, "version"), None)
         return None
-    if time.time() < copy[0]:
-        return copy[1]
-    lock = _locks.get((kind, token, "version"))
-    return copy[1] if lock is not None and lock.locked() else None
+    if copy is None or copy[1].etag != found.etag:
+        warm(found)
+    until = min(time.time() + LOCAL_SECONDS, found.read_at + ttl)
+    _versions[(kind, token)] = (until, found)
+    return found
+
+
+def held_version(kind: str, token: str) -> Any:
+    """This worker's copy of a token's version, even a stale one (up to STALE_SECONDS):
+    then the refresher thread reads it anew, once, while the polls go on being answered
+    from the copy (no request waits for that read, nor goes through Django meanwhile).
+    None without a copy (then ``version`` reads it)."""
+    copy = _versions.get((kind, token)) if _on else None
+    if copy is None or kind not in KINDS:
+        return None
+    now = time.time()
+    if now >= copy[0]:
+        if now > copy[0] + STALE_SECONDS:
+            return None
+        lock = _lock(kind, token, "version")
+        if lock.acquire(blocking=False):
+            _refresher().put((kind, token, lock))
+    return copy[1]
+
+
+def _refresher() -> queue.SimpleQueue:
+    global _thread
+    with _guard:
+        if _thread is None or not _thread.is_alive():
+            _thread = threading.Thread(target=_refresh_forever, name="polled", daemon=True)
+            _thread.start()
+    return _queue
+
+
+def _refresh_forever() -> None:
+    while True:
+        kind, token, lock = _queue.get()
+        try:
+            close_old_connections()  # a connection a database restart broke is opened anew
+            spec = KINDS[kind]
+            _renew(kind, token, spec.lookup, spec.ttl, partial(_warm, kind, token, spec))
+        except Exception:  # the next poll past the copy's time asks again
+            logger.exception("reading the %s state of a token anew failed", kind)
+        finally:
+            lock.release()
+
+
+def _warm(kind: str, token: str, spec: Kind, found: Any) -> None:
+    """The bytes of a changed version in each language this worker has sent the token's
+    state in (the screens that will fetch it)."""
+    held = [etag for k, t, etag in list(_bodies) if (k, t) == (kind, token)]
+    for code in {etag.strip('"').rsplit(".", 1)[-1] for etag in held}:
+        with translation.override(code):
+            spoken = spec.spoken(found)
+            build = partial(spec.cached_state, token, spoken)
+            body(kind, token, spoken.etag, build, spec.outrun_at)
 
 
 def held_body(kind: str, token: str, etag: str) -> Body | None:
