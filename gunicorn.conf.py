@@ -8,6 +8,10 @@ documentation says it is not for production: a home game is production for its p
 - ``WEB_CONCURRENCY`` worker processes: by default 1 on SQLite (one process keeps the
   in-memory cache whole; its threads serve the desks and screens), 2 on PostgreSQL;
 - ``WEB_THREADS`` threads a worker (default 8): the displays and phones poll every few seconds.
+
+Each worker keeps its own copies of the polled public states and answers most polls from them
+before Django's middleware (``post_worker_init``; issue 30: 1,000 screens on two workers,
+benchmarks/display.py).
 """
 
 import os

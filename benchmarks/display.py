@@ -2,7 +2,7 @@
 display's and the lobby display's (issue 28).
 
 Run: .venv/bin/python benchmarks/display.py [--rate 1000] [--seconds 10] [--players 200]
-                                          [--write-every 5] [--lobby 0.5] [--procs 1]
+                [--write-every 5] [--lobby 0.5] [--events 6] [--procs 1] [--dump FILE]
 
 Seeds a tournament (and a lobby showing it beside --events - 1 registering events) in a
 scratch SQLite database (or the configured DATABASE_URL), starts gunicorn (gunicorn.conf.py,
@@ -23,7 +23,9 @@ two workers) on a free 127.0.0.1 port, then measures
      whole new state within about a second: the 200s come in a herd, as in a card room.
 The p99 of all answers (304s and 200s together) is checked against the target, and the p99 of
 the answers in the 1.5 s after each write is printed beside it, with the web workers' CPU time
-per request (from /proc, a figure a loaded machine disturbs less than the latencies).
+per request (from /proc, a figure a loaded machine disturbs less than the latencies). An
+answer a worker gave from its own copy, before Django's middleware (tourney/polls_wsgi.py),
+says so in its Server-Timing (desc="copy"); --dump keeps every answer for a closer look.
 Targets (issues 9 and 30): 304 median ≤ 2 ms; p99 of all answers under load ≤ 20 ms, no
 error; (issue 30) each web process ≤ 150 MB resident after the load. Exits non-zero on a miss.
 Not wrk: wrk 4.1 sends as fast as its connections allow (no fixed rate) and one header for
