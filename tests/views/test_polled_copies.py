@@ -243,3 +243,26 @@ def test_a_stale_copy_answers_while_the_refresher_reads_it_anew(monkeypatch):
     assert polled.held_body("fake", "tok", '"v2.en"').content == b'{"etag":"\\"v2.en\\""}'
     polled._versions[("fake", "tok")] = (time.time() - polled.STALE_SECONDS - 1, old)
     assert polled.held_version("fake", "tok") is None  # too stale to answer from: Django
+
+
+def test_a_failed_read_leaves_the_copy_answering_and_is_tried_again(monkeypatch, caplog):
+    calls = []
+
+    def lookup(token):
+        calls.append(token)
+        raise ConnectionError("the database does not answer")
+
+    monkeypatch.setitem(polled.KINDS, "down", polled.Kind(lookup, None, None, None, 1.0))
+    old = type("V", (), {"etag": '"v1.en"', "read_at": time.time()})()
+    polled._versions[("down", "tok")] = (time.time() - 0.01, old)
+    assert polled.held_version("down", "tok") is old
+    deadline = time.monotonic() + 5
+    while not polled._locks[("down", "tok", "version")].acquire(blocking=False):
+        assert time.monotonic() < deadline
+        time.sleep(0.01)  # the refresher holds it through its pause
+    polled._locks[("down", "tok", "version")].release()
+    assert calls == ["tok"] and "reading the down state" in caplog.text
+    assert polled.held_version("down", "tok") is old  # still answering, and asking again
+    while len(calls) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)

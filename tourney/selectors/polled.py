@@ -199,8 +199,9 @@ def _refresh_forever() -> None:
             close_old_connections()  # a connection a database restart broke is opened anew
             spec = KINDS[kind]
             _renew(kind, token, spec.lookup, spec.ttl, partial(_warm, kind, token, spec))
-        except Exception:  # the next poll past the copy's time asks again
+        except Exception:  # a poll past the copy's time asks again, but not before a pause
             logger.exception("reading the %s state of a token anew failed", kind)
+            time.sleep(LOCAL_SECONDS)  # (the copy answers meanwhile, up to STALE_SECONDS)
         finally:
             lock.release()
 
