@@ -439,7 +439,7 @@ def run_load(args, env: dict, server: subprocess.Popen, port: int, paths: dict, 
     return out, writes, cpu_workers, writes_n
 
 
-def main() -> int:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rate", type=float, default=1000, help="screens (requests/s)")
     parser.add_argument("--seconds", type=float, default=10)
@@ -455,34 +455,81 @@ def main() -> int:
     )
     parser.add_argument("--load", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.load:
-        json.dump(load(json.loads(args.load)), sys.stdout)
-        return 0
     args.rate = max(1, min(args.rate, 2000))
     args.seconds = min(args.seconds, 60)
     args.write_every = max(args.write_every, 0.5)
     args.lobby = min(max(args.lobby, 0.0), 1.0)
     args.procs = min(max(args.procs, 1), 4)
     args.events = min(max(args.events, 1), 24)
+    return args
+
+
+def seed(args, env: dict) -> tuple[str, str] | None:
+    """The tournament's display token and the lobby's, or None (the error printed)."""
+    code = SEED.format(
+        players=args.players, tables=max(1, -(-args.players // 9)), events=args.events
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    if done.returncode != 0:
+        print(done.stderr, file=sys.stderr)
+        return None
+    token, lobby_token = done.stdout.strip().splitlines()[-1].split()
+    return token, lobby_token
+
+
+def measure_sequential(args, server, port: int, paths: dict) -> list[float]:
+    """Warm both workers, then the sequential figures; the 304s' times."""
+    path, etag, lobby_path, lobby_etag = (
+        paths[k] for k in ("path", "etag", "lobby_path", "lobby_etag")
+    )
+    for _ in range(50):  # warm both workers' caches
+        get(port, path, etag)
+        get(port, lobby_path, lobby_etag)
+    fresh = [get(port, path)[1] for _ in range(200)]
+    pids = worker_pids(server.pid)
+    cpu = cpu_seconds(pids)
+    seq, app = sequential(port, path, etag)
+    cpu = (cpu_seconds(pids) - cpu) / len(seq) * 1000
+    print(f"state endpoint, {args.players} players, 2 gunicorn workers, {HOST}:{port}")
+    print(summary("full state (200), sequential", fresh))
+    print(summary("unchanged (304), sequential", seq))
+    print(summary("unchanged (304), in the app", app))
+    print(f"unchanged (304), the web workers' CPU: {cpu:.3f} ms a request")
+    lobby_seq = sequential(port, lobby_path, lobby_etag)[0]
+    print(summary("lobby, unchanged (304), sequential", lobby_seq))
+    return seq
+
+
+def missed(rss: dict, seq: list[float], ok: list[float], errors: int, wrote: bool) -> list[str]:
+    misses = []
+    if max(rss.values(), default=0) > TARGET_RSS_MB:
+        misses.append(f"a web process above {TARGET_RSS_MB} MB")
+    if statistics.median(seq) > TARGET_304_MEDIAN_MS:
+        misses.append(f"304 median > {TARGET_304_MEDIAN_MS} ms")
+    if pct(ok, 0.99) > TARGET_LOAD_P99_MS:
+        misses.append(f"load p99 (all answers) > {TARGET_LOAD_P99_MS} ms")
+    if not wrote:
+        misses.append("no write during the load")
+    if errors:
+        misses.append(f"{errors} failed requests")
+    return misses
+
+
+def main() -> int:
+    args = arguments()
+    if args.load:
+        json.dump(load(json.loads(args.load)), sys.stdout)
+        return 0
     scratch = Path(tempfile.mkdtemp(prefix="tourney-bench-"))
     env = environment(scratch)
     server = None
     try:
-        seed = SEED.format(
-            players=args.players, tables=max(1, -(-args.players // 9)), events=args.events
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", seed],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if done.returncode != 0:
-            print(done.stderr, file=sys.stderr)
+        tokens = seed(args, env)
+        if tokens is None:
             return 2
-        token, lobby_token = done.stdout.strip().splitlines()[-1].split()
+        token, lobby_token = tokens
         port = free_port()
         path, lobby_path = f"/display/{token}/state.json", f"/lobby/{lobby_token}/state.json"
         started = start_server(env, port, path)
@@ -490,51 +537,22 @@ def main() -> int:
             print("gunicorn did not come up", file=sys.stderr)
             return 2
         server, headers = started
-        etag = headers["etag"]
         lobby_etag = get(port, lobby_path)[2]["etag"]
-        for _ in range(50):  # warm both workers' caches
-            get(port, path, etag)
-            get(port, lobby_path, lobby_etag)
+        paths = {"path": path, "etag": headers["etag"], "lobby_path": lobby_path}
+        paths["lobby_etag"] = lobby_etag
+        seq = measure_sequential(args, server, port, paths)
 
-        fresh = [get(port, path)[1] for _ in range(200)]
-        pids = worker_pids(server.pid)
-        cpu = cpu_seconds(pids)
-        seq, app = sequential(port, path, etag)
-        cpu = (cpu_seconds(pids) - cpu) / len(seq) * 1000
-        print(f"state endpoint, {args.players} players, 2 gunicorn workers, {HOST}:{port}")
-        print(summary("full state (200), sequential", fresh))
-        print(summary("unchanged (304), sequential", seq))
-        print(summary("unchanged (304), in the app", app))
-        print(f"unchanged (304), the web workers' CPU: {cpu:.3f} ms a request")
-        print(
-            summary(
-                "lobby, unchanged (304), sequential", sequential(port, lobby_path, lobby_etag)[0]
-            )
-        )
-
-        paths = {"path": path, "etag": etag, "lobby_path": lobby_path, "lobby_etag": lobby_etag}
         out, writes, cpu_workers, writes_n = run_load(args, env, server, port, paths, token)
         ok = report_load(args, out, writes, cpu_workers, env)
         if args.dump:
             Path(args.dump).write_text(json.dumps({"results": out["results"], "writes": writes}))
-        errors = len(out["results"]) - len(ok)
-
         rss = worker_rss_mb(server.pid)
         print(
             "web process memory after the load (RSS, MB): "
             + ", ".join(f"{name} {mb:.0f}" for name, mb in rss.items())
         )
-        misses = []
-        if max(rss.values(), default=0) > TARGET_RSS_MB:
-            misses.append(f"a web process above {TARGET_RSS_MB} MB")
-        if statistics.median(seq) > TARGET_304_MEDIAN_MS:
-            misses.append(f"304 median > {TARGET_304_MEDIAN_MS} ms")
-        if pct(ok, 0.99) > TARGET_LOAD_P99_MS:
-            misses.append(f"load p99 (all answers) > {TARGET_LOAD_P99_MS} ms")
-        if writes_n and not writes:
-            misses.append("no write during the load")
-        if errors:
-            misses.append(f"{errors} failed requests")
+        errors = len(out["results"]) - len(ok)
+        misses = missed(rss, seq, ok, errors, bool(writes) or not writes_n)
         print("targets: " + ("MISS " + "; ".join(misses) if misses else "ok"))
         return 1 if misses else 0
     finally:
