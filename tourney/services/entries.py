@@ -122,7 +122,6 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     and seated: ``entry_register`` once its checks passed, and a re-entry (tourney.services.money),
     inside the caller's action on ``t``. ``entry.seat_move``: its seating (``seat_entry``'s
     move: "to" table and seat), None while it waits for the draw or a seat."""
-    from tables.models import Seat
     from tables.services.seating import seat_entry
 
     if not t.registration_open:  # a director's override: a deal needs registration closed
@@ -132,9 +131,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     new_player = player.pk is None
     # RULES 1.3: once the home game's seats are drawn (or play started), a late arrival draws
     # a seat from the same pool at once: the draw at the start cannot be run again.
-    seat_now = (
-        t.draw_at_registration or t.clock_started or Seat.objects.filter(tournament=t).exists()
-    )
+    seat_now = t.draw_at_registration or t.clock_started or _seats_drawn(t)
     entry = Entry(
         tournament=t,
         player=player,
@@ -180,6 +177,18 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
 
         _log_refreeze(event, _money_added(t))  # RULES 8.2: a change of frozen prizes is logged
     return entry
+
+
+def _seats_drawn(t: Tournament) -> bool:
+    """Has any seat of ``t`` been drawn? One probe in plain SQL: asked at every registration
+    before the start, where the ORM's query building cost more than the query."""
+    from tables.models import Seat
+
+    with kept_cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {Seat._meta.db_table} WHERE tournament_id = %s LIMIT 1", [t.pk]
+        )
+        return cursor.fetchone() is not None
 
 
 ENTRY = Entry._meta.db_table
