@@ -200,7 +200,7 @@ def insert(
     return extras
 
 
-# Fields whose value goes to the database as it is when it is of this exact type (or None):
+# Fields whose value goes to the database as it is when it is of these exact types or None:
 # ``get_db_prep_save`` would return it unchanged, and calling it for each of an entry's 25
 # columns was a fifth of a registration's Python.
 _AS_IS: dict[type, tuple[type, ...]] = {}
@@ -215,11 +215,14 @@ def _as_is_types(field) -> tuple[type, ...] | None:
         models.PositiveSmallIntegerField: (int,),
         models.SmallIntegerField: (int,),
         models.BigIntegerField: (int,),
+        models.PositiveBigIntegerField: (int,),
         models.CharField: (str,),
+        models.EmailField: (str,),
         models.TextField: (str,),
         models.BooleanField: (bool,),
+        models.DateTimeField: (),  # None only: a time is adapted for the database
     }
-    if type(field) is models.ForeignKey:
+    if type(field) in (models.ForeignKey, models.OneToOneField):
         target = field.target_field
         return (int,) if type(target) in (models.AutoField, models.BigAutoField) else None
     return kinds.get(type(field))

@@ -131,13 +131,13 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     new_player = player.pk is None
     # RULES 1.3: once the home game's seats are drawn (or play started), a late arrival draws
     # a seat from the same pool at once: the draw at the start cannot be run again.
-    seat_now = t.draw_at_registration or t.clock_started or _seats_drawn(t)
+    decided = t.draw_at_registration or t.clock_started
     entry = Entry(
         tournament=t,
         player=player,
         # Seated at once (RULES 1.3) unless it waits for the draw at the start; seat_entry
         # makes it an alternate if every seat is taken.
-        status=Entry.Status.SEATED if seat_now else Entry.Status.REGISTERED,
+        status=Entry.Status.SEATED if decided else Entry.Status.REGISTERED,
         chips_bought=t.starting_stack,
         paid=t.buy_in,
         fee_paid=t.fee,
@@ -149,6 +149,8 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     # Plain SQL, the next number computed by the INSERT itself (the row lock serialises);
     # a new player is inserted by the same statement where the database allows it.
     values = {"number": (NEXT_NUMBER_SQL, [t.pk])}
+    if not decided:  # seated at once if any seat is drawn already: asked by the INSERT
+        values["status"] = (SEATED_IF_DRAWN_SQL, [t.pk])
     if new_player:
         values["player_id"] = ("(SELECT id FROM w)", [])
     # On PostgreSQL the late entry's step of ``place_lag`` (RULES 7.1) rides along (below).
@@ -159,6 +161,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     )
     stepped = insert_row(entry, sql_values=values, with_=player if new_player else None, also=step)
     number = entry.number
+    seat_now = entry.status == Entry.Status.SEATED
     if j := journal_current():
         j.note_created("entry", [entry.pk])
         if new_player:
@@ -179,19 +182,11 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     return entry
 
 
-def _seats_drawn(t: Tournament) -> bool:
-    """Has any seat of ``t`` been drawn? One probe in plain SQL: asked at every registration
-    before the start, where the ORM's query building cost more than the query."""
-    from tables.models import Seat
-
-    with kept_cursor() as cursor:
-        cursor.execute(
-            f"SELECT 1 FROM {Seat._meta.db_table} WHERE tournament_id = %s LIMIT 1", [t.pk]
-        )
-        return cursor.fetchone() is not None
-
-
 ENTRY = Entry._meta.db_table
+SEATED_IF_DRAWN_SQL = (
+    f"(CASE WHEN EXISTS (SELECT 1 FROM tables_seat WHERE tournament_id = %s) "
+    f"THEN '{Entry.Status.SEATED.value}' ELSE '{Entry.Status.REGISTERED.value}' END)"
+)
 NEXT_NUMBER_SQL = (
     f"(SELECT COALESCE(MAX(number), 0) + 1 FROM {Entry._meta.db_table} WHERE tournament_id = %s)"
 )
