@@ -200,13 +200,13 @@ def insert(
     return extras
 
 
-# Fields whose value goes to the database as it is when it is of these exact types or None:
-# ``get_db_prep_save`` would return it unchanged, and calling it for each of an entry's 25
+# Fields whose value goes to the database as it is (an integer in the type Django gives it on
+# PostgreSQL, so a statement's parameter types stay the same) when it is of these exact types
+# or None: ``get_db_prep_save`` would give the same, and calling it for each of an entry's 25
 # columns was a fifth of a registration's Python.
-_AS_IS: dict[type, tuple[type, ...]] = {}
-
-
-def _as_is_types(field) -> tuple[type, ...] | None:
+def _as_is(field) -> tuple[tuple[type, ...], Any] | None:
+    """(the types passed as they are, the integer type to wrap them in or None), or None:
+    every value through ``get_db_prep_save``."""
     from django.db import models
 
     kinds = {
@@ -223,9 +223,13 @@ def _as_is_types(field) -> tuple[type, ...] | None:
         models.DateTimeField: (),  # None only: a time is adapted for the database
     }
     if type(field) in (models.ForeignKey, models.OneToOneField):
-        target = field.target_field
-        return (int,) if type(target) in (models.AutoField, models.BigAutoField) else None
-    return kinds.get(type(field))
+        target = field.target_field  # an auto key goes as a plain int (validate_autopk_value)
+        return ((int,), None) if type(target) in (models.AutoField, models.BigAutoField) else None
+    types = kinds.get(type(field))
+    if types is None:
+        return None
+    wraps = getattr(connection.ops, "integerfield_type_map", {})
+    return types, (wraps.get(field.get_internal_type()) if types == (int,) else None)
 
 
 def _insert_plan(meta, sql_values: dict[str, tuple[str, list[Any]]]):
@@ -242,7 +246,7 @@ def _insert_plan(meta, sql_values: dict[str, tuple[str, list[Any]]]):
                 continue
             columns.append(q(f.column))
             values.append(sql_values[f.attname][0] if f.attname in sql_values else "%s")
-            fields.append((f, f.attname in sql_values, _as_is_types(f)))
+            fields.append((f, f.attname in sql_values, _as_is(f)))
         table = q(meta.db_table)
         plan = (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(values)})", fields)
         plans[key] = plan
@@ -257,7 +261,9 @@ def _insert_statement(obj: Model, sql_values: dict[str, tuple[str, list[Any]]]):
             params.extend(sql_values[f.attname][1])
             continue
         value = f.pre_save(obj, True)
-        if as_is is None or (value is not None and type(value) not in as_is):
+        if as_is is None or (value is not None and type(value) not in as_is[0]):
             value = f.get_db_prep_save(value, connection)
+        elif value is not None and as_is[1] is not None:
+            value = as_is[1](value)
         params.append(value)
     return sql, params

@@ -72,7 +72,9 @@ def _prep(field: Field) -> Callable[[Any], Any]:
     def prep(v: Any) -> Any:
         if v is None or (plain is not None and type(v) is plain):
             return v
-        return field.get_db_prep_save(v, connection)
+        v = field.get_db_prep_save(v, connection)
+        # A column's array holds one type: Django's typed integer (Int4, PostgreSQL) as int.
+        return int(v) if plain is int and isinstance(v, int) else v
 
     return prep
 
