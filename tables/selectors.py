@@ -322,11 +322,15 @@ def table_loaded(t: Tournament, number: int) -> tuple[Table, em.Table]:
 
 def alternates_waiting(t: Tournament, *, besides: int | None = None) -> bool:
     """Is anyone on the alternates list? One probe of the (tournament, status) index: asked
-    at every registration."""
+    at every registration. The status is written in the statement, not bound: PostgreSQL's
+    plan of the prepared statement then knows how rare it is (bound, the generic plan walked
+    the primary key through every entry: 3 ms at 10,000 entries once the table had
+    statistics)."""
     with kept_cursor() as cursor:
         cursor.execute(
-            f"SELECT 1 FROM {ENTRY} WHERE tournament_id = %s AND status = %s AND id <> %s LIMIT 1",
-            [t.pk, Entry.Status.ALTERNATE.value, besides or 0],
+            f"SELECT 1 FROM {ENTRY} WHERE tournament_id = %s "
+            f"AND status = '{Entry.Status.ALTERNATE.value}' AND id <> %s LIMIT 1",
+            [t.pk, besides or 0],
         )
         return cursor.fetchone() is not None
 
