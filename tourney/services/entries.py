@@ -150,7 +150,7 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
     # a new player is inserted by the same statement where the database allows it.
     values = {"number": (NEXT_NUMBER_SQL, [t.pk])}
     if not decided:  # seated at once if any seat is drawn already: asked by the INSERT
-        values["status"] = (SEATED_IF_DRAWN_SQL, [t.pk])
+        values["status"] = (_seated_if_drawn(t), [])
     if new_player:
         values["player_id"] = ("(SELECT id FROM w)", [])
     # On PostgreSQL the late entry's step of ``place_lag`` (RULES 7.1) rides along (below).
@@ -183,10 +183,18 @@ def entry_add(t: Tournament, player: Player, *, actor=None) -> Entry:
 
 
 ENTRY = Entry._meta.db_table
-SEATED_IF_DRAWN_SQL = (
-    f"(CASE WHEN EXISTS (SELECT 1 FROM tables_seat WHERE tournament_id = %s) "
-    f"THEN '{Entry.Status.SEATED.value}' ELSE '{Entry.Status.REGISTERED.value}' END)"
-)
+
+
+def _seated_if_drawn(t: Tournament) -> str:
+    """The new entry's status, seated if any seat of ``t`` is drawn (RULES 1.3). The id is
+    written in the statement (an integer): bound, PostgreSQL's generic plan of the prepared
+    INSERT scanned every seat of the room for an event with none drawn yet."""
+    return (
+        f"(CASE WHEN EXISTS (SELECT 1 FROM tables_seat WHERE tournament_id = {int(t.pk)}) "
+        f"THEN '{Entry.Status.SEATED.value}' ELSE '{Entry.Status.REGISTERED.value}' END)"
+    )
+
+
 NEXT_NUMBER_SQL = (
     f"(SELECT COALESCE(MAX(number), 0) + 1 FROM {Entry._meta.db_table} WHERE tournament_id = %s)"
 )
