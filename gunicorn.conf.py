@@ -11,7 +11,8 @@ documentation says it is not for production: a home game is production for its p
 
 Each worker keeps its own copies of the polled public states and answers most polls from them
 before Django's middleware (``post_worker_init``; issue 30: 1,000 screens on two workers,
-benchmarks/display.py).
+benchmarks/display.py). After a backup's download or a restore a worker gives the memory the
+document took back to the system (``post_request``, tourney/core/memory.py).
 """
 
 import os
@@ -38,3 +39,12 @@ def post_worker_init(worker):
     from tourney.selectors import polled
 
     polled.enable()
+
+
+def post_request(worker, req, environ, resp):
+    """After a request that built a whole tournament's document (a backup, a restore), the
+    memory it freed goes back to the system: a worker stays near its usual size."""
+    from tourney.core.memory import BIG_REQUESTS, release_memory
+
+    if environ.get("PATH_INFO", "").endswith(BIG_REQUESTS):
+        release_memory()

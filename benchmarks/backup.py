@@ -30,6 +30,7 @@ import gc
 import json
 import os
 import pstats
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 EXPORT_S = 5.0
 IMPORT_S = 15.0
+WORKER_MB = 150  # a web worker after the loads (issue 30)
 
 
 def setup_django() -> None:
@@ -151,6 +153,41 @@ def run(fn, arg, *, memory: bool = False, profile: bool = False):
         print(f"\n-- profile of {fn.__name__} (cumulative, top 25)")
         pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
     return out, seconds, cpu, q.n, peak
+
+
+WORKER_MEMORY = """
+import json, os, sys
+import django
+django.setup()
+from tourney.core.memory import release_memory
+from tourney.selectors.backup import tournament_document
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) // 1024 for line in f if line.startswith("VmRSS"))
+before = rss()
+body = json.dumps(tournament_document(int(sys.argv[1])), ensure_ascii=False, sort_keys=True)
+held = rss()
+del body
+freed = rss()
+release_memory()  # what gunicorn.conf.py's post_request does after a backup's download
+print(json.dumps([before, held, freed, rss()]))
+"""
+
+
+def worker_memory(tid: int) -> list[int] | None:
+    """RSS (MB) of a fresh process, as a web worker: loaded, holding the export's answer,
+    after freeing it, after ``release_memory``; None where /proc is missing."""
+    if not os.path.exists("/proc/self/status"):
+        return None
+    r = subprocess.run(
+        [sys.executable, "-c", WORKER_MEMORY, str(tid)],
+        cwd=ROOT,
+        env=os.environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 def elsewhere(text: str, mark: str) -> str:
@@ -323,6 +360,15 @@ def main() -> int:
         if not ok:
             misses.append(f"{name} {s:.2f} s > {target:g} s")
     print("the copy equals the original: " + ("yes ✓" if not wrong else "NO ✗"))
+    rss = worker_memory(tid)
+    if rss is not None:
+        ok = rss[3] <= WORKER_MB
+        print(
+            f"a web worker serving the export, RSS MB: loaded {rss[0]}, holding it {rss[1]}, "
+            f"freed {rss[2]}, given back {rss[3]} (<= {WORKER_MB} {'✓' if ok else '✗'})"
+        )
+        if not ok:
+            misses.append(f"worker memory {rss[3]} MB > {WORKER_MB} MB")
     for w in wrong:
         print("  " + w)
     if n_entries < 10000:
