@@ -32,31 +32,17 @@ import os
 import pstats
 import subprocess
 import sys
-import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+
+from common import setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 EXPORT_S = 5.0
 IMPORT_S = 15.0
 WORKER_MB = 150  # a web worker after the loads (issue 30)
-
-
-def setup_django() -> None:
-    tmp = Path(tempfile.mkdtemp(prefix="backup-bench-"))
-    os.environ.setdefault("TOURNEY_VAR_DIR", str(tmp))
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tourney.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "0")
-    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-" + "x" * 40)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 # ---------------------------------------------------------------- the tournament
@@ -319,7 +305,7 @@ def main() -> int:
     ap.add_argument("--tournament", type=int, help="time this tournament (no build)")
     ap.add_argument("--profile", action="store_true", help="cProfile of each (slower)")
     args = ap.parse_args()
-    setup_django()
+    setup_django("backup-bench-")
     from tourney.models import Entry, Event, Player, Tournament
 
     db = os.environ["DATABASE_URL"].split(":", 1)[0]

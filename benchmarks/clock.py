@@ -19,12 +19,13 @@ import argparse
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
+
+from common import start_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -66,31 +67,7 @@ def main() -> None:
         levels=[{**levels[0], "seconds": 5}] + levels * (n + 2),
     )
     sweep = float(settings.CLOCK_SWEEP_SECONDS)  # the worker reads the same environment
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    log = (tmp / "worker.log").open("w")
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tourney",
-            "worker",
-            "-B",
-            "-s",
-            str(tmp / "beat"),
-            "--pool=threads",
-            "--concurrency=2",
-            "--loglevel=WARNING",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    worker = start_worker(tmp)
     try:
         time.sleep(4)
         services.clock_action(tournament_id=t.pk, action="start", actor=user)

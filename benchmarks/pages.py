@@ -17,32 +17,14 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from common import setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 TARGET_MS = 100.0
-
-
-def setup_django() -> None:
-    tmp = Path(tempfile.mkdtemp(prefix="pages-bench-"))
-    os.environ.setdefault("TOURNEY_VAR_DIR", str(tmp))
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tourney.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "0")
-    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-" + "x" * 40)
-    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    import gc
-
-    gc.freeze()  # as the web process does once loaded (tourney/wsgi.py)
 
 
 def tournament(entries: int, user, rng: random.Random):
@@ -121,7 +103,8 @@ def main() -> int:
     ap.add_argument("--large", type=int, default=10000)
     ap.add_argument("--repeat", type=int, default=10)
     args = ap.parse_args()
-    setup_django()
+    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+    setup_django("pages-bench-", freeze=True)
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.test import Client
@@ -133,13 +116,16 @@ def main() -> int:
     client, anon = Client(), Client()
     client.force_login(user)
     rng = random.Random(1)
-    results = {}
-    for size in (args.small, args.large):
-        t = tournament(size, user, rng)
-        results[size] = {
+    # Both built first: each then has the other among the room's events (the desk's "other
+    # events"), so the two sizes show the same panels.
+    built = {size: tournament(size, user, rng) for size in (args.small, args.large)}
+    results = {
+        size: {
             name: measure(client, anon, path, director, args.repeat, t.display_token)
             for name, path, director in pages(t)
         }
+        for size, t in built.items()
+    }
     db = os.environ["DATABASE_URL"].split(":", 1)[0]
     print(f"screens at scale — database {db}; render median of {args.repeat}, queries per page")
     print(f"{'page':<26}{'ms @' + str(args.small):>12}{'ms @' + str(args.large):>13}"

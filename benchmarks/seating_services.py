@@ -17,31 +17,13 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+from common import setup_django
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-
-def setup_django() -> None:
-    tmp = Path(tempfile.mkdtemp(prefix="seating-bench-"))
-    os.environ.setdefault("TOURNEY_VAR_DIR", str(tmp))
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tourney.settings")
-    # Production settings: no per-query debug bookkeeping.
-    os.environ.setdefault("DJANGO_DEBUG", "0")
-    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-" + "x" * 40)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    import gc
-
-    gc.freeze()  # as the web and worker processes do once loaded (tourney/wsgi.py)
 
 
 def field(entries: int, tables: int, user, seats: int = 9):
@@ -189,7 +171,7 @@ def main() -> int:
     ap.add_argument("--eliminations", type=int, default=200)
     ap.add_argument("--registrations", type=int, default=300)
     args = ap.parse_args()
-    setup_django()
+    setup_django("seating-bench-", freeze=True)
     from django.contrib.auth import get_user_model
 
     from tables import services as ts
