@@ -35,6 +35,11 @@ class Table(models.Model):
                 fields=["tournament", "status", "break_rank", "-number"],
                 name="table_break_order",
             ),
+            # RULES 1.3: the n-th table by number among those with the fewest players, which
+            # a late entry draws into, found without reading the others' rows.
+            models.Index(
+                fields=["tournament", "status", "players", "number"], name="table_by_players"
+            ),
         ]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="table_number_unique"),
@@ -48,6 +53,33 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+
+class TableCount(models.Model):
+    """How many open tables of a tournament have ``players`` players and ``room`` open seats
+    (seats less the unavailable ones, less the players). Kept by database triggers on the
+    table table (tables migration 0004), as ``Table.players`` is kept by those on the seat
+    table, so every writer keeps it true; Python never writes it. A late entry's draw and an
+    elimination's table totals read these few rows instead of every open table.
+
+    ``tournament_id`` is a plain column, not a foreign key: the triggers write it while a
+    tournament's rows are being deleted, in whatever order; a trigger on the tournament
+    table removes a deleted tournament's counts once its tables are gone."""
+
+    tournament_id = models.BigIntegerField()
+    players = models.IntegerField()
+    room = models.IntegerField()
+    tables = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament_id", "players", "room"], name="table_count_bucket"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tables} tables of {self.players} players, {self.room} open seats"
 
 
 class Seat(models.Model):

@@ -13,7 +13,7 @@ from django.db import connection
 
 from tables.engine import balancing
 from tables.engine import model as em
-from tables.models import Seat, Table
+from tables.models import Seat, Table, TableCount
 from tourney.core.rows import kept_cursor
 from tourney.core.rows import load as load_rows
 from tourney.core.rows import load_with as load_rows_with
@@ -90,68 +90,69 @@ def open_summary(t: Tournament, apart: Sequence[int] = ()) -> OpenSummary:
     of most and least. Standalone form: an elimination reads the same SELECT
     (``summary_select``) joined to its entries, in one statement with them."""
     apart = list(dict.fromkeys(apart))
-    sql, params = summary_select(
-        t,
-        f"number NOT IN ({', '.join(['%s'] * len(apart))})" if apart else "1 = 1",
-        apart,
-        more=[f"MAX(players) FILTER (WHERE number = {n:d})" for n in apart],
-    )
+    sql, params = summary_select(t)
+    open_ = Table.Status.OPEN.value
+    each = [
+        f"(SELECT players FROM {TABLE} WHERE tournament_id = {t.pk:d} AND status = '{open_}' "
+        f"AND number = {n:d})"
+        for n in apart
+    ]
+    if each:
+        sql = f"SELECT summary.*, {', '.join(each)} FROM ({sql}) summary"
     with kept_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return summary_of(row[:SUMMARY_COLUMNS], dict(zip(apart, row[SUMMARY_COLUMNS:], strict=True)))
 
 
-SUMMARY_COLUMNS = 8
+SUMMARY_COLUMNS = 7
+COUNT = TableCount._meta.db_table
 
 
-def summary_select(
-    t: Tournament, outside: str, outside_params: Sequence, *, more: Sequence[str] = ()
-) -> tuple[str, list]:
-    """``open_summary``'s one-row SELECT (``SUMMARY_COLUMNS`` columns, ``s0``…, then those
-    of ``more``, which take no parameters), most and least counted over the open tables
-    where ``outside`` (SQL) holds."""
+def summary_select(t: Tournament) -> tuple[str, list]:
+    """``open_summary``'s one-row SELECT (``SUMMARY_COLUMNS`` columns, ``s0``…), from the
+    tournament's few ``TableCount`` rows, not its tables: the tables, players and available
+    seats in all, the count of tables by players as text (``players:tables,…``, for most and
+    least), the next table to break's available seats (RULES 3.5), the alternates waiting and
+    the highest entry number."""
     _, length = blocked_sql()
-    ent = Entry._meta.db_table
+    joined = "string_agg" if connection.vendor == "postgresql" else "group_concat"
     cols = [
-        "COUNT(*)",
-        "COALESCE(SUM(players), 0)",
-        f"COALESCE(SUM(seats - {length}), 0)",
-        f"MAX(players) FILTER (WHERE {outside})",
-        f"MIN(players) FILTER (WHERE {outside})",
+        "COALESCE(SUM(tables), 0)",
+        "COALESCE(SUM(players * tables), 0)",
+        "COALESCE(SUM((players + room) * tables), 0)",
+        f"{joined}(CAST(players AS TEXT) || ':' || CAST(tables AS TEXT), ',')",
         f"(SELECT seats - {length} FROM {TABLE} WHERE tournament_id = %s AND status = %s "
         "ORDER BY break_rank, number DESC LIMIT 1)",
-        f"(SELECT COUNT(*) FROM {ent} WHERE tournament_id = %s AND status = %s)",
-        f"(SELECT MAX(number) FROM {ent} WHERE tournament_id = %s)",
+        f"(SELECT COUNT(*) FROM {ENTRY} WHERE tournament_id = %s AND status = %s)",
+        f"(SELECT MAX(number) FROM {ENTRY} WHERE tournament_id = %s)",
     ]
     assert len(cols) == SUMMARY_COLUMNS
-    cols += more
-    open_ = [t.pk, Table.Status.OPEN.value]
-    params = [
-        *outside_params,
-        *outside_params,
-        *open_,
-        t.pk,
-        Entry.Status.ALTERNATE.value,
-        t.pk,
-        *open_,
-    ]
+    params = [t.pk, Table.Status.OPEN.value, t.pk, Entry.Status.ALTERNATE.value, t.pk, t.pk]
     named = ", ".join(f"{c} AS s{i}" for i, c in enumerate(cols))
-    return f"SELECT {named} FROM {TABLE} WHERE tournament_id = %s AND status = %s", params
+    return f"SELECT {named} FROM {COUNT} WHERE tournament_id = %s AND tables <> 0", params
 
 
 def summary_of(row: Sequence, apart: dict[int, int | None]) -> OpenSummary:
     """The ``OpenSummary`` of a ``summary_select`` row; ``apart``: players at the tables
-    left out (None: not open)."""
-    tables, players, seats, most, least, first, waiting, top = row
+    left out of most and least (None: not open)."""
+    tables, players, seats, counted, first, waiting, top = row
+    apart = {n: c for n, c in apart.items() if c is not None}
+    by_players: Counter = Counter()
+    for bucket in (counted or "").split(","):
+        if bucket:
+            p, n = bucket.split(":")
+            by_players[int(p)] += int(n)
+    by_players.subtract(Counter(apart.values()))
+    others = [p for p, n in by_players.items() if n > 0]
     return OpenSummary(
-        tables=tables,
+        tables=int(tables),
         players=int(players),
         seats=int(seats),
         first_capacity=first or 0,
-        most=most,
-        least=least,
-        apart={n: c for n, c in apart.items() if c is not None},
+        most=max(others, default=None),
+        least=min(others, default=None),
+        apart=apart,
         waiting=waiting,
         top_number=top or 0,
     )
@@ -212,25 +213,64 @@ def fewest_tables(t: Tournament) -> list[TableRow]:
 def late_pick(t: Tournament, rng) -> tuple[Table, em.Table] | None:
     """The table a late entry draws into (RULES 1.3) with its seats, or None when every seat
     is taken: ``pick.pick_table``'s draw (``x = rng.random() * open seats``, the first
-    candidate by number whose open seats so far exceed ``x``) made by the database over the
-    candidates it found, and the drawn table read with its seats, in one statement — a big
-    field right after the draw has a thousand tied candidates, and only the one drawn is
-    read."""
+    candidate by number whose open seats so far exceed ``x``), made from the tournament's
+    ``TableCount`` rows. When every table with the fewest players has the same open seats
+    (a field of like tables, as most are), the drawn one is the n-th of them by number, read
+    by its index with its seats: a big field right after the draw has a thousand tied
+    candidates, and none but the drawn one is read. Otherwise the database makes the draw
+    over those candidates (``_drawn_sql``)."""
     x = rng.random()  # drawn even when no seat is open, as pick_table does
-    drawn = (
+    with kept_cursor() as cursor:
+        cursor.execute(
+            f"SELECT players, room, tables FROM {COUNT} WHERE tournament_id = %s AND tables > 0",
+            [t.pk],
+        )
+        buckets = cursor.fetchall()
+    fewest = min((p for p, room, _ in buckets if room > 0), default=None)
+    if fewest is None:
+        return None
+    tied = [(room, n) for p, room, n in buckets if p == fewest]
+    if len(tied) == 1:
+        room, n = tied[0]
+        where = (
+            f"{TABLE}.id = (SELECT id FROM {TABLE} WHERE tournament_id = %s AND status = %s "
+            "AND players = %s ORDER BY number LIMIT 1 OFFSET %s)"
+        )
+        params = [t.pk, Table.Status.OPEN.value, fewest, nth_with_room(x * (room * n), room, n)]
+    else:
+        where, params = _drawn_sql(), [t.pk, Table.Status.OPEN.value, x]
+    found = load_rows_with(
+        Table,
+        where,
+        params,
+        extra="s.number, s.entry_id, s.waits_for_button",
+        joins=f"LEFT JOIN {SEAT} s ON s.table_id = {TABLE}.id",
+    )
+    return _with_seats(found) if found else None
+
+
+def nth_with_room(x: float, room: int, n: int) -> int:
+    """Of ``n`` candidates with ``room`` open seats each, the one (counted from 0) where the
+    open seats so far first exceed ``x``: ``pick.pick_table``'s rule, exactly (each
+    comparison of an integer with the float is exact in Python; the division only guesses)."""
+    k = int(x // room)  # candidates before the drawn one
+    while k > 0 and k * room > x:
+        k -= 1
+    while (k + 1) * room <= x:
+        k += 1
+    return min(k, n - 1)  # x < room * n, but for a float rounded up to it
+
+
+def _drawn_sql() -> str:
+    """The drawn table's id as SQL (parameters: tournament, open, the random fraction), for
+    candidates of different open seats: the first by number whose open seats, added up,
+    exceed the fraction of them all."""
+    return (
         f"{TABLE}.id = (SELECT id FROM (SELECT id, number, "
         "SUM(room) OVER (ORDER BY number) AS upto, SUM(room) OVER () AS total "
         f"FROM ({_fewest_sql()}) f) c "
         "WHERE upto > CAST(%s AS DOUBLE PRECISION) * total ORDER BY number LIMIT 1)"
     )
-    found = load_rows_with(
-        Table,
-        drawn,
-        [t.pk, Table.Status.OPEN.value, x],
-        extra="s.number, s.entry_id, s.waits_for_button",
-        joins=f"LEFT JOIN {SEAT} s ON s.table_id = {TABLE}.id",
-    )
-    return _with_seats(found) if found else None
 
 
 def _with_seats(found: list[tuple[Table, tuple]]) -> tuple[Table, em.Table]:

@@ -212,16 +212,12 @@ def _busted_read(t: Tournament, ids: list[int]):
     from tables.selectors import SUMMARY_COLUMNS, summary_of, summary_select
 
     # The entries with their seats and tables, and the open tables in totals, in one
-    # read. Every seated entry sits at an open table, and each table's count is kept by
-    # the seat triggers: the totals give the players still in, and whether anything is
-    # to break or balance after this hand, without reading every table. The tables
-    # where players break are counted apart (``open_summary``).
-    totals, totals_params = summary_select(
-        t,
-        f"id NOT IN (SELECT table_id FROM {Seat._meta.db_table} "
-        f"WHERE tournament_id = %s AND entry_id IN ({marks(ids)}))",
-        [t.pk, *ids],
-    )
+    # read. Every seated entry sits at an open table, each table's count is kept by the
+    # seat triggers and the open tables by count by the table triggers: the totals give the
+    # players still in, and whether anything is to break or balance after this hand,
+    # without reading every table. The tables where players break are counted apart
+    # (``open_summary``), from their rows read here.
+    totals, totals_params = summary_select(t)
     found = load_rows_with(
         Entry,
         f"{ENTRY}.tournament_id = %s AND {ENTRY}.id IN ({marks(ids)})",

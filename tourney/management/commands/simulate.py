@@ -28,7 +28,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from tables import services as table_services
-from tables.models import Move, Seat, Table
+from tables.models import Move, Seat, Table, TableCount
 from tourney import selectors, services
 from tourney.engine import clock as clock_engine
 from tourney.engine import structure as structure_engine
@@ -432,6 +432,12 @@ class Simulation:
             key=lambda r: (r[0], -r[1]),
         )
         sizes = [n for *_, n in rows]
+        # The counts the late draw and the elimination's totals read (tables migration 0004).
+        buckets = Counter((n, s - len(u or ()) - n) for _, _, s, u, n in rows)
+        kept = TableCount.objects.filter(tournament_id=t.pk).exclude(tables=0)
+        if {(c.players, c.room): c.tables for c in kept} != dict(buckets):
+            self.fail("the open tables' counts differ from the tables", when)
+        self.checks["table counts"] += 1
         if sizes:
             tol = t.balance_tolerance or (2 if len(rows) > 6 else 1)
             if max(sizes) - min(sizes) > tol:
