@@ -213,40 +213,47 @@ def fewest_tables(t: Tournament) -> list[TableRow]:
 def late_pick(t: Tournament, rng) -> tuple[Table, em.Table] | None:
     """The table a late entry draws into (RULES 1.3) with its seats, or None when every seat
     is taken: ``pick.pick_table``'s draw (``x = rng.random() * open seats``, the first
-    candidate by number whose open seats so far exceed ``x``), made from the tournament's
-    ``TableCount`` rows. When every table with the fewest players has the same open seats
+    candidate by number whose open seats so far exceed ``x``), made by the database in one
+    statement. It finds the fewest players and their tables' open seats in the tournament's
+    ``TableCount`` rows; when every table with the fewest players has the same open seats
     (a field of like tables, as most are), the drawn one is the n-th of them by number, read
-    by its index with its seats: a big field right after the draw has a thousand tied
-    candidates, and none but the drawn one is read. Otherwise the database makes the draw
-    over those candidates (``_drawn_sql``)."""
+    by its index (``table_by_players``) with its seats — a big field right after the draw
+    has a thousand tied candidates, and none but the drawn one is read. Otherwise the
+    database draws over those candidates' rows (``_drawn_sql``)."""
     x = rng.random()  # drawn even when no seat is open, as pick_table does
-    with kept_cursor() as cursor:
-        cursor.execute(
-            f"SELECT players, room, tables FROM {COUNT} WHERE tournament_id = %s AND tables > 0",
-            [t.pk],
-        )
-        buckets = cursor.fetchall()
-    fewest = min((p for p, room, _ in buckets if room > 0), default=None)
-    if fewest is None:
-        return None
-    tied = [(room, n) for p, room, n in buckets if p == fewest]
-    if len(tied) == 1:
-        room, n = tied[0]
-        where = (
-            f"{TABLE}.id = (SELECT id FROM {TABLE} WHERE tournament_id = %s AND status = %s "
-            "AND players = %s ORDER BY number LIMIT 1 OFFSET %s)"
-        )
-        params = [t.pk, Table.Status.OPEN.value, fewest, nth_with_room(x * (room * n), room, n)]
-    else:
-        where, params = _drawn_sql(), [t.pk, Table.Status.OPEN.value, x]
+    open_ = Table.Status.OPEN.value
     found = load_rows_with(
         Table,
-        where,
-        params,
+        f"{TABLE}.id = ({_picked_sql()})",
+        [t.pk, x, t.pk, open_, t.pk, open_, x],
         extra="s.number, s.entry_id, s.waits_for_button",
         joins=f"LEFT JOIN {SEAT} s ON s.table_id = {TABLE}.id",
     )
     return _with_seats(found) if found else None
+
+
+def _picked_sql() -> str:
+    """The drawn table's id (parameters: tournament, x; tournament, open; ``_drawn_sql``'s).
+    ``g``: the buckets with the fewest players among those with room, ``y`` the draw over
+    their open seats; ``k``: where they are alike, the candidates before the drawn one,
+    ``floor(y / room)`` set right where the division rounded (a draw on a table's last
+    open seat goes to the next table: ``>``, as ``pick_table`` compares)."""
+    floor = "FLOOR(y / room)" if connection.vendor == "postgresql" else "CAST(y / room AS INTEGER)"
+    return (
+        f"WITH b AS (SELECT players, room, tables FROM {COUNT} "
+        "WHERE tournament_id = %s AND tables > 0), "
+        "g AS (SELECT players AS fewest, MIN(room) AS room, MAX(room) AS most, "
+        "SUM(tables) AS n, CAST(%s AS DOUBLE PRECISION) * SUM(room * tables) AS y FROM b "
+        "WHERE players = (SELECT MIN(players) FROM b WHERE room > 0) GROUP BY players), "
+        f"f AS (SELECT fewest, room, n, y, {floor} AS k0 FROM g WHERE room = most), "
+        "k AS (SELECT fewest, n, CASE WHEN k0 * room > y THEN k0 - 1 "
+        "WHEN (k0 + 1) * room <= y THEN k0 + 1 ELSE k0 END AS k1 FROM f) "
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM k) THEN "
+        f"(SELECT id FROM {TABLE} WHERE tournament_id = %s AND status = %s "
+        "AND players = (SELECT fewest FROM k) ORDER BY number LIMIT 1 OFFSET "
+        "(SELECT CAST(CASE WHEN k1 > n - 1 THEN n - 1 ELSE k1 END AS BIGINT) FROM k)) "
+        f"ELSE ({_drawn_sql()}) END"
+    )
 
 
 def nth_with_room(x: float, room: int, n: int) -> int:
@@ -266,10 +273,10 @@ def _drawn_sql() -> str:
     candidates of different open seats: the first by number whose open seats, added up,
     exceed the fraction of them all."""
     return (
-        f"{TABLE}.id = (SELECT id FROM (SELECT id, number, "
+        "SELECT id FROM (SELECT id, number, "
         "SUM(room) OVER (ORDER BY number) AS upto, SUM(room) OVER () AS total "
         f"FROM ({_fewest_sql()}) f) c "
-        "WHERE upto > CAST(%s AS DOUBLE PRECISION) * total ORDER BY number LIMIT 1)"
+        "WHERE upto > CAST(%s AS DOUBLE PRECISION) * total ORDER BY number LIMIT 1"
     )
 
 
