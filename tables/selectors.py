@@ -256,18 +256,6 @@ def _picked_sql() -> str:
     )
 
 
-def nth_with_room(x: float, room: int, n: int) -> int:
-    """Of ``n`` candidates with ``room`` open seats each, the one (counted from 0) where the
-    open seats so far first exceed ``x``: ``pick.pick_table``'s rule, exactly (each
-    comparison of an integer with the float is exact in Python; the division only guesses)."""
-    k = int(x // room)  # candidates before the drawn one
-    while k > 0 and k * room > x:
-        k -= 1
-    while (k + 1) * room <= x:
-        k += 1
-    return min(k, n - 1)  # x < room * n, but for a float rounded up to it
-
-
 def _drawn_sql() -> str:
     """The drawn table's id as SQL (parameters: tournament, open, the random fraction), for
     candidates of different open seats: the first by number whose open seats, added up,
